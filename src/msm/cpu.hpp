@@ -1,0 +1,150 @@
+// Multi-scalar multiplication on the CPU: Σ k_i·P_i with oneTBB.
+//
+// Pippenger with signed digits and XYZZ buckets. Work is split by chunks of points (not by windows):
+// each task computes its chunk's digits once and sweeps all windows with one reused bucket array, so
+// memory stays at one bucket set per task and parallelism does not depend on the window count.
+//
+// The "split" form serves real witnesses, which are mostly 0 and 1: points with scalar 1 are summed by
+// plain additions ("batch add"), zeros are dropped and only the rest goes through Pippenger ("tail").
+#pragma once
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "ec/point.hpp"
+#include "msm/digits.hpp"
+
+namespace cuzk::msm {
+
+template <class C>
+using Affine = ec::Affine<C>;
+template <class C>
+using Jacobian = ec::Jacobian<C>;
+template <class C>
+using XYZZ = ec::XYZZ<C>;
+
+namespace detail {
+
+// Σ_b (b+1)·bucket[b] by the running-sum trick (2 adds per bucket).
+template <class C>
+XYZZ<C> reduce_buckets(const std::vector<XYZZ<C>>& buckets) {
+  XYZZ<C> running = XYZZ<C>::infinity(), total = XYZZ<C>::infinity();
+  for (std::size_t b = buckets.size(); b-- > 0;) {
+    running += buckets[b];
+    total += running;
+  }
+  return total;
+}
+
+// Per-window sums Σ_{i in chunk} d_{i,win}·P_i for one chunk of points.
+template <class C, std::size_t N>
+void chunk_windows(const Affine<C>* points, const ff::BigInt<N>* scalars, const std::uint32_t* index,
+                   std::size_t count, std::size_t c, std::size_t w, std::vector<XYZZ<C>>& window_sums) {
+  std::vector<std::int32_t> digits(count * w);
+  for (std::size_t i = 0; i < count; ++i)
+    signed_digits(scalars[index ? index[i] : i], c, w, &digits[i * w]);
+  std::vector<XYZZ<C>> buckets(std::size_t(1) << (c - 1));
+  window_sums.assign(w, XYZZ<C>::infinity());
+  for (std::size_t win = 0; win < w; ++win) {
+    std::fill(buckets.begin(), buckets.end(), XYZZ<C>::infinity());
+    bool any = false;
+    for (std::size_t i = 0; i < count; ++i) {
+      std::int32_t d = digits[i * w + win];
+      if (d == 0) continue;
+      const Affine<C>& p = points[index ? index[i] : i];
+      if (d > 0)
+        buckets[d - 1] = buckets[d - 1].add_affine(p);
+      else
+        buckets[-d - 1] = buckets[-d - 1].add_affine(-p);
+      any = true;
+    }
+    if (any) window_sums[win] = reduce_buckets(buckets);
+  }
+}
+
+}  // namespace detail
+
+// Σ scalars[i]·points[i] (scalars as plain integers, any value < 2^(64N)), optionally over a subset
+// given by `index` (then `n` counts the indices).
+template <class C, std::size_t N>
+Jacobian<C> pippenger(const Affine<C>* points, const ff::BigInt<N>* scalars, std::size_t n,
+                      const std::uint32_t* index = nullptr) {
+  if (n == 0) return Jacobian<C>::infinity();
+  std::size_t bits = 0;
+  for (std::size_t i = 0; i < n; ++i) bits = std::max(bits, scalars[index ? index[i] : i].num_bits());
+  if (bits == 0) return Jacobian<C>::infinity();
+
+  const std::size_t threads = std::max<std::size_t>(1, tbb::this_task_arena::max_concurrency());
+  const std::size_t chunks = std::max<std::size_t>(1, std::min(n / 64 + 1, threads * 2));
+  const std::size_t per_chunk = (n + chunks - 1) / chunks;
+  const std::size_t c = choose_window(per_chunk);
+  const std::size_t w = window_count(bits, c);
+
+  std::vector<std::vector<XYZZ<C>>> partial(chunks);
+  tbb::parallel_for(std::size_t(0), chunks, [&](std::size_t k) {
+    std::size_t begin = k * per_chunk, end = std::min(n, begin + per_chunk);
+    if (begin >= end) {
+      partial[k].assign(w, XYZZ<C>::infinity());
+      return;
+    }
+    detail::chunk_windows<C, N>(points + (index ? 0 : begin), scalars + (index ? 0 : begin),
+                                index ? index + begin : nullptr, end - begin, c, w, partial[k]);
+  });
+
+  // Horner over windows, top first: acc = acc·2^c + W_win.
+  Jacobian<C> acc = Jacobian<C>::infinity();
+  for (std::size_t win = w; win-- > 0;) {
+    for (std::size_t i = 0; i < c; ++i) acc = acc.dbl();
+    XYZZ<C> sum = XYZZ<C>::infinity();
+    for (std::size_t k = 0; k < chunks; ++k) sum += partial[k][win];
+    acc += sum.to_jacobian();
+  }
+  return acc;
+}
+
+// Σ points[i] over the given indices (all points when index is null): the "batch add" of the split MSM.
+template <class C>
+Jacobian<C> batch_add(const Affine<C>* points, std::size_t n, const std::uint32_t* index = nullptr) {
+  XYZZ<C> sum = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, n, 4096), XYZZ<C>::infinity(),
+      [&](const auto& range, XYZZ<C> acc) {
+        for (std::size_t i = range.begin(); i != range.end(); ++i)
+          acc = acc.add_affine(points[index ? index[i] : i]);
+        return acc;
+      },
+      [](const XYZZ<C>& a, const XYZZ<C>& b) { return a + b; });
+  return sum.to_jacobian();
+}
+
+// Statistics of one split MSM, for the stage timings.
+struct SplitStats {
+  std::size_t zeros = 0, ones = 0, others = 0;
+};
+
+// Σ k_i·P_i with scalars split by value: 0 skipped, 1 batch-added, the rest by Pippenger.
+template <class C, std::size_t N>
+Jacobian<C> split_msm(const Affine<C>* points, const ff::BigInt<N>* scalars, std::size_t n,
+                      SplitStats* stats = nullptr) {
+  std::vector<std::uint32_t> ones, others;
+  const auto one = ff::bigint_from_u64<N>(1);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (scalars[i].is_zero()) continue;
+    if (scalars[i] == one)
+      ones.push_back(static_cast<std::uint32_t>(i));
+    else
+      others.push_back(static_cast<std::uint32_t>(i));
+  }
+  if (stats) *stats = {n - ones.size() - others.size(), ones.size(), others.size()};
+  Jacobian<C> a = batch_add<C>(points, ones.size(), ones.data());
+  Jacobian<C> b = pippenger<C, N>(points, scalars, others.size(), others.data());
+  return a + b;
+}
+
+}  // namespace cuzk::msm
