@@ -98,7 +98,13 @@ show_cuzk() { echo "----- cuzk stderr -----" >&2; tail -n 30 "$1.err" >&2; echo 
 cuzk_ok() {   # cuzk_ok <desc> <logprefix> <args...>
   local desc=$1 lp=$2; shift 2
   cuzk "$lp" "$@"
-  if [[ $RC -ne 0 ]]; then show_cuzk "$lp"; die "$desc: 'cuzk $*' exited $RC (expected 0)"; fi
+  if [[ $RC -ne 0 ]]; then
+    show_cuzk "$lp"
+    local why="exited $RC"
+    [[ $RC -eq 124 ]] && why="timed out after ${CUZK_TIMEOUT}s"
+    [[ $RC -ge 128 ]] && why="crashed (exit $RC = signal $((RC - 128)))"
+    die "$desc: 'cuzk $*' $why (expected exit 0)"
+  fi
   say "$desc: ok"
 }
 # cuzk_reject <desc> <allowed codes, e.g. "1" or "1 2"> <logprefix> <args...>
