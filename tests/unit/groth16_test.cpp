@@ -7,7 +7,7 @@
 #include "groth16/prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
-#include "unit/test_circuits.hpp"
+#include "r1cs/synthetic.hpp"
 
 namespace cuzk {
 namespace {
@@ -25,8 +25,8 @@ std::vector<typename Curve::Fr> public_of(const std::vector<typename Curve::Fr>&
 TYPED_TEST(Groth16Test, ProofVerifiesAndTamperingIsRejected) {
   using C = TypeParam;
   using Fr = typename C::Fr;
-  auto circ = test::mulchain<C>(300, 7);
-  ASSERT_TRUE(test::satisfied(circ.cs, circ.witness));
+  auto circ = r1cs::mulchain<C>(300, 7);
+  ASSERT_TRUE(r1cs::satisfied(circ.cs, circ.witness));
   auto pk = groth16::setup(circ.cs, groth16::random_toxic_waste<C>());
   auto vk = pk.verifying_key();
   std::mt19937_64 rng(3);
@@ -52,7 +52,7 @@ TYPED_TEST(Groth16Test, ProofVerifiesAndTamperingIsRejected) {
 TYPED_TEST(Groth16Test, FixedRandomnessIsDeterministicAndDistinctRandomnessIsNot) {
   using C = TypeParam;
   using Fr = typename C::Fr;
-  auto circ = test::mulchain<C>(50, 11);
+  auto circ = r1cs::mulchain<C>(50, 11);
   auto pk = groth16::setup(circ.cs, groth16::random_toxic_waste<C>(true));
   auto p1 = groth16::prove(pk, circ.witness, Fr::zero(), Fr::zero());
   auto p2 = groth16::prove(pk, circ.witness, Fr::zero(), Fr::zero());
@@ -67,11 +67,11 @@ TYPED_TEST(Groth16Test, FixedRandomnessIsDeterministicAndDistinctRandomnessIsNot
 TYPED_TEST(Groth16Test, UnsatisfiedWitnessGivesAProofThatFailsVerification) {
   using C = TypeParam;
   using Fr = typename C::Fr;
-  auto circ = test::mulchain<C>(40, 5);
+  auto circ = r1cs::mulchain<C>(40, 5);
   auto pk = groth16::setup(circ.cs, groth16::random_toxic_waste<C>());
   auto w = circ.witness;
   w[10] += Fr::one();  // an internal signal
-  ASSERT_FALSE(test::satisfied(circ.cs, w));
+  ASSERT_FALSE(r1cs::satisfied(circ.cs, w));
   auto proof = groth16::prove(pk, w, Fr::from_u64(9), Fr::from_u64(4));
   EXPECT_FALSE(groth16::verify(pk.verifying_key(), public_of<C>(w, pk.n_public), proof).valid);
 }
@@ -79,7 +79,7 @@ TYPED_TEST(Groth16Test, UnsatisfiedWitnessGivesAProofThatFailsVerification) {
 TYPED_TEST(Groth16Test, WrongWitnessShapeIsAClearError) {
   using C = TypeParam;
   using Fr = typename C::Fr;
-  auto circ = test::mulchain<C>(20, 5);
+  auto circ = r1cs::mulchain<C>(20, 5);
   auto pk = groth16::setup(circ.cs, groth16::random_toxic_waste<C>());
   auto shorter = circ.witness;
   shorter.pop_back();

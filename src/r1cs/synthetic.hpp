@@ -1,4 +1,4 @@
-// Small R1CS circuits built in code, with satisfying witnesses, for prover tests.
+// Synthetic R1CS circuits built in code, with satisfying witnesses, for tests and benchmarks.
 #pragma once
 
 #include <random>
@@ -7,11 +7,11 @@
 #include "ff/encoding.hpp"
 #include "r1cs/system.hpp"
 
-namespace cuzk::test {
+namespace cuzk::r1cs {
 
 template <class Curve>
 struct CircuitWithWitness {
-  r1cs::ConstraintSystem<Curve> cs;
+  ConstraintSystem<Curve> cs;
   std::vector<typename Curve::Fr> witness;
 };
 
@@ -47,9 +47,9 @@ CircuitWithWitness<Curve> mulchain(std::size_t n, std::uint64_t seed = 1) {
 
 // True when every constraint holds for w.
 template <class Curve>
-bool satisfied(const r1cs::ConstraintSystem<Curve>& cs, const std::vector<typename Curve::Fr>& w) {
+bool satisfied(const ConstraintSystem<Curve>& cs, const std::vector<typename Curve::Fr>& w) {
   using Fr = typename Curve::Fr;
-  auto eval = [&](const r1cs::LinearCombination<Curve>& lc) {
+  auto eval = [&](const LinearCombination<Curve>& lc) {
     Fr acc = Fr::zero();
     for (const auto& t : lc) acc += t.coeff * w[t.wire];
     return acc;
@@ -59,4 +59,4 @@ bool satisfied(const r1cs::ConstraintSystem<Curve>& cs, const std::vector<typena
   return true;
 }
 
-}  // namespace cuzk::test
+}  // namespace cuzk::r1cs
