@@ -1,0 +1,274 @@
+// Arithmetic micro-benchmarks: prime-field mul/sqr/inverse, Fp2 and Fp12 products, the XYZZ mixed
+// addition that MSM buckets use, and pairings. `cuzk-bench --benchmark_filter='^(ff|ec|pairing)/'`.
+//
+// Every loop is a dependent chain (each result feeds the next operation) and the result goes through
+// benchmark::DoNotOptimize, so the compiler can neither hoist nor drop the work; one operation per
+// iteration, so the reported time is the latency of one operation.
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "ec/batch_normalize.hpp"
+#include "ec/bls12_381.hpp"
+#include "ec/bn254.hpp"
+#include "ec/scalar_mul.hpp"
+#include "ff/encoding.hpp"
+#include "pairing/pairing.hpp"
+
+namespace {
+
+using namespace cuzk;
+using Rng = std::mt19937_64;
+
+template <class F>
+F rand_field(Rng& rng) {
+  F x = ff::random_element<F>(rng);
+  benchmark::DoNotOptimize(x);
+  return x;
+}
+template <class F2>
+F2 rand_fp2(Rng& rng) {
+  using B = typename F2::Base;
+  return {rand_field<B>(rng), rand_field<B>(rng)};
+}
+template <class F12>
+F12 rand_fp12(Rng& rng) {
+  using F6 = typename F12::F6;
+  using F2 = typename F6::F2;
+  auto f6 = [&] { return F6{rand_fp2<F2>(rng), rand_fp2<F2>(rng), rand_fp2<F2>(rng)}; };
+  F6 a = f6(), b = f6();
+  return {a, b};
+}
+
+// ---- prime fields ---------------------------------------------------------------------------------
+template <class F>
+void BM_FieldMul(benchmark::State& state) {
+  Rng rng(1);
+  F x = rand_field<F>(rng);
+  const F y = rand_field<F>(rng);
+  for (auto _ : state) {
+    x = x * y;
+    benchmark::DoNotOptimize(x);
+  }
+}
+template <class F>
+void BM_FieldSqr(benchmark::State& state) {
+  Rng rng(2);
+  F x = rand_field<F>(rng);
+  for (auto _ : state) {
+    x = x.sqr();
+    benchmark::DoNotOptimize(x);
+  }
+}
+template <class F>
+void BM_FieldAdd(benchmark::State& state) {
+  Rng rng(3);
+  F x = rand_field<F>(rng);
+  const F y = rand_field<F>(rng);
+  for (auto _ : state) {
+    x = x + y;
+    benchmark::DoNotOptimize(x);
+  }
+}
+template <class F>
+void BM_FieldInverse(benchmark::State& state) {
+  Rng rng(4);
+  F x = rand_field<F>(rng);
+  for (auto _ : state) {
+    x = x.inverse();
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+#define CUZK_FIELD_BENCH(F, NAME)                  \
+  BENCHMARK(BM_FieldMul<F>)->Name("ff/mul/" NAME); \
+  BENCHMARK(BM_FieldSqr<F>)->Name("ff/sqr/" NAME); \
+  BENCHMARK(BM_FieldAdd<F>)->Name("ff/add/" NAME); \
+  BENCHMARK(BM_FieldInverse<F>)->Name("ff/inverse/" NAME)->Unit(benchmark::kMicrosecond);
+
+CUZK_FIELD_BENCH(ff::bn254::Fq, "bn254_Fq")
+CUZK_FIELD_BENCH(ff::bn254::Fr, "bn254_Fr")
+CUZK_FIELD_BENCH(ff::bls12_381::Fq, "bls12_381_Fq")
+CUZK_FIELD_BENCH(ff::bls12_381::Fr, "bls12_381_Fr")
+#undef CUZK_FIELD_BENCH
+
+// ---- extension fields -----------------------------------------------------------------------------
+template <class F2>
+void BM_Fp2Mul(benchmark::State& state) {
+  Rng rng(5);
+  F2 x = rand_fp2<F2>(rng);
+  const F2 y = rand_fp2<F2>(rng);
+  for (auto _ : state) {
+    x = x * y;
+    benchmark::DoNotOptimize(x);
+  }
+}
+template <class F2>
+void BM_Fp2Sqr(benchmark::State& state) {
+  Rng rng(6);
+  F2 x = rand_fp2<F2>(rng);
+  for (auto _ : state) {
+    x = x.sqr();
+    benchmark::DoNotOptimize(x);
+  }
+}
+template <class F12>
+void BM_Fp12Mul(benchmark::State& state) {
+  Rng rng(7);
+  F12 x = rand_fp12<F12>(rng);
+  const F12 y = rand_fp12<F12>(rng);
+  for (auto _ : state) {
+    x = x * y;
+    benchmark::DoNotOptimize(x);
+  }
+}
+template <class F12>
+void BM_Fp12Sqr(benchmark::State& state) {
+  Rng rng(8);
+  F12 x = rand_fp12<F12>(rng);
+  for (auto _ : state) {
+    x = x.sqr();
+    benchmark::DoNotOptimize(x);
+  }
+}
+
+BENCHMARK(BM_Fp2Mul<ff::bn254::Fq2>)->Name("ff/fp2_mul/bn254");
+BENCHMARK(BM_Fp2Mul<ff::bls12_381::Fq2>)->Name("ff/fp2_mul/bls12_381");
+BENCHMARK(BM_Fp2Sqr<ff::bn254::Fq2>)->Name("ff/fp2_sqr/bn254");
+BENCHMARK(BM_Fp2Sqr<ff::bls12_381::Fq2>)->Name("ff/fp2_sqr/bls12_381");
+BENCHMARK(BM_Fp12Mul<ff::bn254::Fq12>)->Name("ff/fp12_mul/bn254");
+BENCHMARK(BM_Fp12Mul<ff::bls12_381::Fq12>)->Name("ff/fp12_mul/bls12_381");
+BENCHMARK(BM_Fp12Sqr<ff::bn254::Fq12>)->Name("ff/fp12_sqr/bn254");
+BENCHMARK(BM_Fp12Sqr<ff::bls12_381::Fq12>)->Name("ff/fp12_sqr/bls12_381");
+
+// ---- curve points ---------------------------------------------------------------------------------
+// 1024 distinct affine points of the subgroup: a random walk Q_i = Q_{i-1} + R from a random start.
+template <class C>
+std::vector<ec::Affine<C>> random_points(Rng& rng, std::size_t n = 1024) {
+  using J = ec::Jacobian<C>;
+  const auto g = C::generator();
+  J q = ec::scalar_mul(g, ff::random_element<typename C::Scalar>(rng).to_int());
+  const J r = ec::scalar_mul(g, ff::random_element<typename C::Scalar>(rng).to_int());
+  std::vector<J> jac(n);
+  for (auto& p : jac) {
+    p = q;
+    q += r;
+  }
+  return ec::batch_to_affine(jac);
+}
+
+// acc ← acc + P_i (XYZZ += affine), the MSM bucket accumulation.
+template <class C>
+void BM_XyzzAddAffine(benchmark::State& state) {
+  Rng rng(9);
+  const auto pts = random_points<C>(rng);
+  auto acc = ec::XYZZ<C>::from_affine(C::generator());
+  std::size_t i = 0;
+  for (auto _ : state) {
+    acc = acc.add_affine(pts[i++ & 1023]);
+    benchmark::DoNotOptimize(acc);
+  }
+}
+template <class C>
+void BM_JacobianAddAffine(benchmark::State& state) {
+  Rng rng(10);
+  const auto pts = random_points<C>(rng);
+  auto acc = ec::Jacobian<C>::from_affine(C::generator());
+  std::size_t i = 0;
+  for (auto _ : state) {
+    acc = acc.add_affine(pts[i++ & 1023]);
+    benchmark::DoNotOptimize(acc);
+  }
+}
+template <class C>
+void BM_JacobianDbl(benchmark::State& state) {
+  auto acc = ec::Jacobian<C>::from_affine(C::generator());
+  for (auto _ : state) {
+    acc = acc.dbl();
+    benchmark::DoNotOptimize(acc);
+  }
+}
+
+BENCHMARK(BM_XyzzAddAffine<ec::bn254::G1Cfg>)->Name("ec/g1_xyzz_add_affine/bn254");
+BENCHMARK(BM_XyzzAddAffine<ec::bls12_381::G1Cfg>)->Name("ec/g1_xyzz_add_affine/bls12_381");
+BENCHMARK(BM_XyzzAddAffine<ec::bn254::G2Cfg>)->Name("ec/g2_xyzz_add_affine/bn254");
+BENCHMARK(BM_XyzzAddAffine<ec::bls12_381::G2Cfg>)->Name("ec/g2_xyzz_add_affine/bls12_381");
+BENCHMARK(BM_JacobianAddAffine<ec::bn254::G1Cfg>)->Name("ec/g1_jacobian_add_affine/bn254");
+BENCHMARK(BM_JacobianAddAffine<ec::bls12_381::G1Cfg>)->Name("ec/g1_jacobian_add_affine/bls12_381");
+BENCHMARK(BM_JacobianDbl<ec::bn254::G1Cfg>)->Name("ec/g1_jacobian_dbl/bn254");
+BENCHMARK(BM_JacobianDbl<ec::bls12_381::G1Cfg>)->Name("ec/g1_jacobian_dbl/bls12_381");
+
+// ---- pairings -------------------------------------------------------------------------------------
+// Pairings of fixed inputs are independent of each other; DoNotOptimize on the inputs (they may have
+// changed) and on the result keeps each evaluation from being hoisted or elided.
+template <class Curve>
+void BM_Pairing(benchmark::State& state) {
+  Rng rng(11);
+  auto p = ec::scalar_mul(Curve::G1Cfg::generator(), ff::random_element<typename Curve::Fr>(rng).to_int())
+               .to_affine();
+  auto q = ec::scalar_mul(Curve::G2Cfg::generator(), ff::random_element<typename Curve::Fr>(rng).to_int())
+               .to_affine();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(p);
+    benchmark::DoNotOptimize(q);
+    auto e = pairing::pairing<Curve>(p, q);
+    benchmark::DoNotOptimize(e);
+  }
+}
+template <class Curve>
+void BM_MillerLoop(benchmark::State& state) {
+  Rng rng(12);
+  using Pair = std::pair<typename Curve::G1, typename Curve::G2>;
+  std::vector<Pair> pairs = {
+      {ec::scalar_mul(Curve::G1Cfg::generator(), ff::random_element<typename Curve::Fr>(rng).to_int())
+           .to_affine(),
+       ec::scalar_mul(Curve::G2Cfg::generator(), ff::random_element<typename Curve::Fr>(rng).to_int())
+           .to_affine()}};
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(pairs.data());
+    auto f = pairing::miller_loop<Curve>(std::span<const Pair>(pairs));
+    benchmark::DoNotOptimize(f);
+  }
+}
+template <class Curve>
+void BM_FinalExponentiation(benchmark::State& state) {
+  Rng rng(13);
+  auto f = rand_fp12<typename Curve::Fq12>(rng);
+  for (auto _ : state) {
+    f = pairing::final_exponentiation<Curve>(f);
+    benchmark::DoNotOptimize(f);
+  }
+}
+// A Groth16 verification: one shared Miller loop over 4 pairs, one final exponentiation.
+template <class Curve>
+void BM_PairingProduct4(benchmark::State& state) {
+  Rng rng(14);
+  using Pair = std::pair<typename Curve::G1, typename Curve::G2>;
+  std::vector<Pair> pairs;
+  for (int i = 0; i < 4; ++i)
+    pairs.push_back(
+        {ec::scalar_mul(Curve::G1Cfg::generator(), ff::random_element<typename Curve::Fr>(rng).to_int())
+             .to_affine(),
+         ec::scalar_mul(Curve::G2Cfg::generator(), ff::random_element<typename Curve::Fr>(rng).to_int())
+             .to_affine()});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(pairs.data());
+    bool one = pairing::pairing_product_is_one<Curve>(std::span<const Pair>(pairs));
+    benchmark::DoNotOptimize(one);
+  }
+}
+
+BENCHMARK(BM_Pairing<Bn254>)->Name("pairing/pairing/bn254")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Pairing<Bls12_381>)->Name("pairing/pairing/bls12_381")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MillerLoop<Bn254>)->Name("pairing/miller_loop/bn254")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MillerLoop<Bls12_381>)->Name("pairing/miller_loop/bls12_381")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FinalExponentiation<Bn254>)->Name("pairing/final_exp/bn254")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FinalExponentiation<Bls12_381>)
+    ->Name("pairing/final_exp/bls12_381")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PairingProduct4<Bn254>)->Name("pairing/product4/bn254")->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PairingProduct4<Bls12_381>)->Name("pairing/product4/bls12_381")->Unit(benchmark::kMillisecond);
+
+}  // namespace
