@@ -1,0 +1,84 @@
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "io/curve_id.hpp"
+#include "io/json.hpp"
+#include "io/r1cs_file.hpp"
+#include "io/wtns.hpp"
+#include "io/zkey.hpp"
+
+namespace cuzk::cli {
+
+namespace {
+
+std::string read_magic(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open file");
+  char m[4] = {};
+  in.read(m, 4);
+  return std::string(m, static_cast<std::size_t>(in.gcount()));
+}
+
+int describe_json(const std::string& path) {
+  std::ifstream in(path);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(path + ": neither a snarkjs binary file (.zkey/.wtns/.r1cs) nor valid JSON (" +
+                             e.what() + ")");
+  }
+  if (j.is_array()) {
+    auto curve_hint = j.size();
+    std::cout << path << ": public inputs (public.json), " << curve_hint << " values\n";
+    return kOk;
+  }
+  const auto curve = io::peek_json_curve(path);
+  return io::with_curve(curve, [&]<class C>() {
+    if (j.contains("pi_a")) {
+      io::read_proof<C>(path);
+      std::cout << path << ": Groth16 proof (" << C::display_name << "), points on the curve\n";
+    } else if (j.contains("IC")) {
+      auto vk = io::read_vk<C>(path);
+      std::cout << path << ": Groth16 verification key (" << C::display_name << "), nPublic " << vk.n_public()
+                << "\n";
+    } else {
+      throw std::runtime_error(path + ": JSON that is neither a proof nor a verification key");
+    }
+    return static_cast<int>(kOk);
+  });
+}
+
+}  // namespace
+
+int run_info(const std::string& path) {
+  const std::string magic = read_magic(path);
+  if (magic == "zkey") {
+    std::cout << io::describe_zkey(path).to_string();
+    return kOk;
+  }
+  if (magic == "wtns" || magic == "r1cs") {
+    const auto curve = io::peek_curve(path);
+    return io::with_curve(curve, [&]<class C>() {
+      if (magic == "wtns") {
+        auto w = io::read_wtns<C>(path);
+        std::cout << path << ": witness (" << C::display_name << "), " << w.size() << " values\n";
+      } else {
+        auto cs = io::read_r1cs<C>(path);
+        std::size_t terms = 0;
+        for (const auto& c : cs.constraints) terms += c.a.size() + c.b.size() + c.c.size();
+        std::cout << path << ": R1CS (" << C::display_name << "), " << cs.constraints.size() << " constraints, "
+                  << cs.n_wires << " wires, " << cs.n_pub_out << " public outputs, " << cs.n_pub_in
+                  << " public inputs, " << cs.n_prv_in << " private inputs, " << terms << " terms\n";
+      }
+      return static_cast<int>(kOk);
+    });
+  }
+  return describe_json(path);
+}
+
+}  // namespace cuzk::cli

@@ -1,0 +1,39 @@
+// The cuzk command-line subcommands. Each returns the process exit status; errors that the user can
+// fix (bad files, wrong curve, unsatisfied witness) are thrown as exceptions and reported by main().
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace cuzk::cli {
+
+// Exit statuses shared by all subcommands.
+enum Exit : int {
+  kOk = 0,
+  kFailed = 1,    // the operation failed: bad input, invalid proof (verify), unsatisfied witness
+  kBadInput = 2,  // verify only: the files could not be read, as opposed to a proof that is wrong
+};
+
+struct ProveArgs {
+  std::string zkey, wtns, proof_out, public_out;
+  std::optional<std::string> randomness;  // "r,s" in decimal
+  bool verbose = false;
+  bool self_verify = true;
+};
+int run_prove(const ProveArgs& args);
+
+struct VerifyArgs {
+  std::string vk, public_inputs, proof;
+};
+int run_verify(const VerifyArgs& args);
+
+struct SetupArgs {
+  std::string r1cs, zkey_out;
+  std::optional<std::string> vk_out;
+  bool gamma_one = false;
+};
+int run_setup(const SetupArgs& args);
+
+int run_info(const std::string& path);
+
+}  // namespace cuzk::cli
