@@ -18,7 +18,7 @@ int run_verify(const VerifyArgs& args) {
       std::cout << "OK!\n";
       return static_cast<int>(kOk);
     }
-    std::cout << "Invalid proof: " << result.reason << "\n";
+    std::cerr << "Invalid proof: " << result.reason << "\n";
     return static_cast<int>(kFailed);
   });
 }
