@@ -1,0 +1,43 @@
+// A whole input file as one read-only byte span.
+//
+// Regular files are mmap'ed: a proving key can be gigabytes, and the readers copy points straight out
+// of the mapping into their final vectors, so mapping avoids holding the file twice. Anything that
+// cannot be mapped (pipes, /dev/stdin, empty files) is read into a buffer instead.
+//
+// Caveat: if another process truncates a mapped file while we read it, the kernel raises SIGBUS.
+// Input files are not expected to change under the prover, so this is accepted.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace cuzk::io {
+
+class MappedFile {
+ public:
+  // Throws FormatError naming the file when it cannot be opened or read.
+  explicit MappedFile(const std::string& path);
+  ~MappedFile();
+  MappedFile(MappedFile&& o) noexcept;
+  MappedFile& operator=(MappedFile&& o) noexcept;
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  std::span<const std::uint8_t> bytes() const {
+    return map_ ? std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(map_), map_len_)
+                : std::span<const std::uint8_t>(buf_);
+  }
+  std::size_t size() const { return bytes().size(); }
+
+ private:
+  void release() noexcept;
+
+  void* map_ = nullptr;
+  std::size_t map_len_ = 0;
+  std::vector<std::uint8_t> buf_;  // used when the file is not mapped
+};
+
+}  // namespace cuzk::io

@@ -1,0 +1,28 @@
+// circom/snarkjs witness files (.wtns, version 2):
+//   section 1: u32 n8 (32), r[n8], u32 nWitness
+//   section 2: nWitness × n8 bytes, plain little-endian integers (NOT Montgomery), each < r
+// w[0] = 1 and w[1..nPublic] are the public signals.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "io/curve_id.hpp"
+
+namespace cuzk::io {
+
+// Throws FormatError when the file is malformed, belongs to the other curve, or holds a value ≥ r
+// (the message names the witness index).
+template <class Curve>
+std::vector<typename Curve::Fr> read_wtns(const std::string& path);
+
+template <class Curve>
+void write_wtns(const std::string& path, std::span<const typename Curve::Fr> witness);
+
+extern template std::vector<Bn254::Fr> read_wtns<Bn254>(const std::string&);
+extern template std::vector<Bls12_381::Fr> read_wtns<Bls12_381>(const std::string&);
+extern template void write_wtns<Bn254>(const std::string&, std::span<const Bn254::Fr>);
+extern template void write_wtns<Bls12_381>(const std::string&, std::span<const Bls12_381::Fr>);
+
+}  // namespace cuzk::io
