@@ -8,15 +8,15 @@
 #include "ec/bn254.hpp"
 #include "ec/scalar_mul.hpp"
 #include "msm/cpu.hpp"
+#include "msm/plain_scalars.hpp"
 #include "ntt/cpu.hpp"
 #include "poly/domain.hpp"
 
 namespace cuzk::groth16 {
 
-namespace {
 
 template <class Curve>
-void check_inputs(const ProvingKey<Curve>& pk, const std::vector<typename Curve::Fr>& witness) {
+void check_prove_inputs(const ProvingKey<Curve>& pk, const std::vector<typename Curve::Fr>& witness) {
   if (witness.size() != pk.n_vars)
     throw ProveError("the witness has " + std::to_string(witness.size()) + " values but the circuit has " +
                      std::to_string(pk.n_vars) + " signals: is it a witness for another circuit?");
@@ -30,16 +30,39 @@ void check_inputs(const ProvingKey<Curve>& pk, const std::vector<typename Curve:
     throw ProveError("the proving key's point arrays do not match nVars/nPublic/domainSize");
 }
 
-template <class Fr>
-std::vector<ff::BigInt<Fr::N>> to_plain(const Fr* xs, std::size_t n) {
-  std::vector<ff::BigInt<Fr::N>> out(n);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const auto& range) {
-    for (std::size_t i = range.begin(); i != range.end(); ++i) out[i] = xs[i].to_int();
+template <class Curve>
+AbcEvaluations<Curve> compute_abc(const ProvingKey<Curve>& pk, const std::vector<typename Curve::Fr>& witness) {
+  using Fr = typename Curve::Fr;
+  const std::size_t n = pk.domain_size;
+  AbcEvaluations<Curve> out{std::vector<Fr>(n, Fr::zero()), std::vector<Fr>(n, Fr::zero()), std::vector<Fr>(n)};
+  auto &a = out.a, &b = out.b, &c = out.c;
+  // Rows are independent: bucket the entries by row (counting sort), then evaluate rows in parallel.
+  std::vector<std::uint32_t> start(2 * n + 1, 0);
+  for (const auto& e : pk.coefs) ++start[e.matrix * n + e.constraint + 1];
+  for (std::size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+  std::vector<std::uint32_t> order(pk.coefs.size()), fill(start.begin(), start.end() - 1);
+  for (std::size_t i = 0; i < pk.coefs.size(); ++i) {
+    const auto& e = pk.coefs[i];
+    order[fill[e.matrix * n + e.constraint]++] = static_cast<std::uint32_t>(i);
+  }
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1024), [&](const auto& range) {
+    for (std::size_t row = range.begin(); row != range.end(); ++row) {
+      Fr sa = Fr::zero(), sb = Fr::zero();
+      for (std::uint32_t k = start[row]; k < start[row + 1]; ++k) {
+        const auto& e = pk.coefs[order[k]];
+        sa += e.value * witness[e.signal];
+      }
+      for (std::uint32_t k = start[n + row]; k < start[n + row + 1]; ++k) {
+        const auto& e = pk.coefs[order[k]];
+        sb += e.value * witness[e.signal];
+      }
+      a[row] = sa;
+      b[row] = sb;
+      c[row] = sa * sb;
+    }
   });
   return out;
 }
-
-}  // namespace
 
 template <class Curve>
 std::vector<typename Curve::Fr> compute_h(const ProvingKey<Curve>& pk,
@@ -47,48 +70,35 @@ std::vector<typename Curve::Fr> compute_h(const ProvingKey<Curve>& pk,
                                           StageTimings* timings) {
   using Fr = typename Curve::Fr;
   const std::size_t n = pk.domain_size;
-  std::vector<Fr> a(n, Fr::zero()), b(n, Fr::zero()), c(n);
+  AbcEvaluations<Curve> abc;
   {
     StageTimer t(timings, "abc");
-    // Rows are independent: bucket the entries by row (counting sort), then evaluate rows in parallel.
-    std::vector<std::uint32_t> start(2 * n + 1, 0);
-    for (const auto& e : pk.coefs) ++start[e.matrix * n + e.constraint + 1];
-    for (std::size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
-    std::vector<std::uint32_t> order(pk.coefs.size()), fill(start.begin(), start.end() - 1);
-    for (std::size_t i = 0; i < pk.coefs.size(); ++i) {
-      const auto& e = pk.coefs[i];
-      order[fill[e.matrix * n + e.constraint]++] = static_cast<std::uint32_t>(i);
-    }
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1024), [&](const auto& range) {
-      for (std::size_t row = range.begin(); row != range.end(); ++row) {
-        Fr sa = Fr::zero(), sb = Fr::zero();
-        for (std::uint32_t k = start[row]; k < start[row + 1]; ++k) {
-          const auto& e = pk.coefs[order[k]];
-          sa += e.value * witness[e.signal];
-        }
-        for (std::uint32_t k = start[n + row]; k < start[n + row + 1]; ++k) {
-          const auto& e = pk.coefs[order[k]];
-          sb += e.value * witness[e.signal];
-        }
-        a[row] = sa;
-        b[row] = sb;
-        c[row] = sa * sb;
-      }
-    });
+    abc = compute_abc(pk, witness);
   }
-  {
-    StageTimer t(timings, "h");
-    poly::Domain<Fr> domain(__builtin_ctzll(n));
-    const Fr shift = poly::root_of_unity<Fr>(domain.log_n + 1);  // ω_2N: odd coset of the 2N domain
-    for (std::vector<Fr>* v : {&a, &b, &c}) {
-      ntt::inverse(v->data(), domain);
-      ntt::coset_forward(v->data(), domain, shift);
-    }
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const auto& range) {
-      for (std::size_t i = range.begin(); i != range.end(); ++i) a[i] = a[i] * b[i] - c[i];
-    });
+  StageTimer t(timings, "h");
+  poly::Domain<Fr> domain(__builtin_ctzll(n));
+  const Fr shift = poly::root_of_unity<Fr>(domain.log_n + 1);  // ω_2N: odd coset of the 2N domain
+  for (std::vector<Fr>* v : {&abc.a, &abc.b, &abc.c}) {
+    ntt::inverse(v->data(), domain);
+    ntt::coset_forward(v->data(), domain, shift);
   }
-  return a;
+  auto& a = abc.a;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 4096), [&](const auto& range) {
+    for (std::size_t i = range.begin(); i != range.end(); ++i) a[i] = a[i] * abc.b[i] - abc.c[i];
+  });
+  return std::move(a);
+}
+
+template <class Curve>
+Proof<Curve> assemble(const ProvingKey<Curve>& pk, const MsmResults<Curve>& m, const typename Curve::Fr& r,
+                      const typename Curve::Fr& s) {
+  const auto r_int = r.to_int(), s_int = s.to_int(), rs_int = (r * s).to_int();
+  using ec::scalar_mul;
+  auto pi_a = m.a.add_affine(pk.alpha1) + scalar_mul(pk.delta1, r_int);
+  auto pi_b = m.b2.add_affine(pk.beta2) + scalar_mul(pk.delta2, s_int);
+  auto b1 = m.b1.add_affine(pk.beta1) + scalar_mul(pk.delta1, s_int);
+  auto pi_c = m.c + scalar_mul(pi_a, s_int) + scalar_mul(b1, r_int) - scalar_mul(pk.delta1, rs_int);
+  return {pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
 }
 
 template <class Curve>
@@ -96,50 +106,47 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const std::vector<typename Curve
                    const typename Curve::Fr& r, const typename Curve::Fr& s, StageTimings* timings) {
   using G1 = typename Curve::G1Cfg;
   using G2 = typename Curve::G2Cfg;
-  check_inputs(pk, witness);
+  check_prove_inputs(pk, witness);
 
   std::vector<typename Curve::Fr> h = compute_h(pk, witness, timings);
 
   std::vector<ff::BigInt<Curve::Fr::N>> w_plain, h_plain;
   {
     StageTimer t(timings, "scalars");
-    w_plain = to_plain(witness.data(), witness.size());
-    h_plain = to_plain(h.data(), h.size());
+    w_plain = msm::plain_scalars(witness.data(), witness.size());
+    h_plain = msm::plain_scalars(h.data(), h.size());
   }
-  ec::Jacobian<G1> pi_a, b1, pi_c;
-  ec::Jacobian<G2> pi_b;
+  MsmResults<Curve> m;
   {
     StageTimer t(timings, "msm_a");
-    pi_a = msm::split_msm<G1>(pk.a.data(), w_plain.data(), pk.n_vars);
+    m.a = msm::split_msm<G1>(pk.a.data(), w_plain.data(), pk.n_vars);
   }
   {
     StageTimer t(timings, "msm_b1");
-    b1 = msm::split_msm<G1>(pk.b1.data(), w_plain.data(), pk.n_vars);
+    m.b1 = msm::split_msm<G1>(pk.b1.data(), w_plain.data(), pk.n_vars);
   }
   {
     StageTimer t(timings, "msm_b2");
-    pi_b = msm::split_msm<G2>(pk.b2.data(), w_plain.data(), pk.n_vars);
+    m.b2 = msm::split_msm<G2>(pk.b2.data(), w_plain.data(), pk.n_vars);
   }
   {
     StageTimer t(timings, "msm_c");
     const std::size_t skip = pk.n_public + 1;
-    pi_c = msm::split_msm<G1>(pk.c.data(), w_plain.data() + skip, pk.n_vars - skip);
+    m.c = msm::split_msm<G1>(pk.c.data(), w_plain.data() + skip, pk.n_vars - skip);
   }
   {
     StageTimer t(timings, "msm_h");
-    pi_c += msm::pippenger<G1>(pk.h.data(), h_plain.data(), h_plain.size());
+    m.c += msm::pippenger<G1>(pk.h.data(), h_plain.data(), h_plain.size());
   }
   StageTimer t(timings, "assemble");
-  const auto r_int = r.to_int(), s_int = s.to_int(), rs_int = (r * s).to_int();
-  using ec::scalar_mul;
-  pi_a = pi_a.add_affine(pk.alpha1) + scalar_mul(pk.delta1, r_int);
-  pi_b = pi_b.add_affine(pk.beta2) + scalar_mul(pk.delta2, s_int);
-  b1 = b1.add_affine(pk.beta1) + scalar_mul(pk.delta1, s_int);
-  pi_c = pi_c + scalar_mul(pi_a, s_int) + scalar_mul(b1, r_int) - scalar_mul(pk.delta1, rs_int);
-  return {pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
+  return assemble(pk, m, r, s);
 }
 
 #define CUZK_INSTANTIATE(Curve)                                                                             \
+  template AbcEvaluations<Curve> compute_abc<Curve>(const ProvingKey<Curve>&, const std::vector<Curve::Fr>&); \
+  template void check_prove_inputs<Curve>(const ProvingKey<Curve>&, const std::vector<Curve::Fr>&);           \
+  template Proof<Curve> assemble<Curve>(const ProvingKey<Curve>&, const MsmResults<Curve>&, const Curve::Fr&,  \
+                                        const Curve::Fr&);                                                    \
   template std::vector<Curve::Fr> compute_h<Curve>(const ProvingKey<Curve>&, const std::vector<Curve::Fr>&, \
                                                    StageTimings*);                                          \
   template Proof<Curve> prove<Curve>(const ProvingKey<Curve>&, const std::vector<Curve::Fr>&,               \

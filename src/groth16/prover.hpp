@@ -24,6 +24,30 @@ template <class Curve>
 Proof<Curve> prove(const ProvingKey<Curve>& pk, const std::vector<typename Curve::Fr>& witness,
                    const typename Curve::Fr& r, const typename Curve::Fr& s, StageTimings* timings = nullptr);
 
+// A·w, B·w and their product C at every row of the domain (the "abc" stage), shared by the backends.
+template <class Curve>
+struct AbcEvaluations {
+  std::vector<typename Curve::Fr> a, b, c;
+};
+template <class Curve>
+AbcEvaluations<Curve> compute_abc(const ProvingKey<Curve>& pk, const std::vector<typename Curve::Fr>& witness);
+
+// Shape checks shared by the backends; throws ProveError.
+template <class Curve>
+void check_prove_inputs(const ProvingKey<Curve>& pk, const std::vector<typename Curve::Fr>& witness);
+
+// Unblinded MSM results of one proof, before assembly.
+template <class Curve>
+struct MsmResults {
+  typename Curve::G1Jac a, b1, c;  // c includes the H term
+  typename Curve::G2Jac b2;
+};
+
+// The blinding step: π_A = α + A + rδ, π_B = β + B + sδ, π_C = C + s·π_A + r·(β1 + B1 + sδ1) - rsδ1.
+template <class Curve>
+Proof<Curve> assemble(const ProvingKey<Curve>& pk, const MsmResults<Curve>& m, const typename Curve::Fr& r,
+                      const typename Curve::Fr& s);
+
 // The h_j scalars (odd-coset values of A·B - C), exposed for tests.
 template <class Curve>
 std::vector<typename Curve::Fr> compute_h(const ProvingKey<Curve>& pk,
