@@ -1,0 +1,105 @@
+#include "cuda/device.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+#include "cuda/error.hpp"
+
+namespace cuzk::cuda {
+
+int device_count() {
+  int n = 0;
+  const cudaError_t code = cudaGetDeviceCount(&n);
+  if (code == cudaSuccess) return n;
+  if (classify(code) == CudaError::Kind::no_device) {
+    (void)cudaGetLastError();  // the failure is the answer, not an error to report later
+    return 0;
+  }
+  throw_error(code, "cudaGetDeviceCount", __FILE__, __LINE__);
+}
+
+namespace {
+
+// Throws unless 0 <= id < device_count(), with a message that says which ids exist.
+void validate_id(int id, const char* caller) {
+  const int n = device_count();
+  if (n == 0)
+    throw CudaError(cudaErrorNoDevice, std::string(caller) + "(" + std::to_string(id) +
+                                           "): no CUDA device is available on this host");
+  if (id < 0 || id >= n)
+    throw CudaError(cudaErrorInvalidDevice, std::string(caller) + "(" + std::to_string(id) +
+                                                "): device id out of range, this host has " +
+                                                std::to_string(n) + " device(s)");
+}
+
+// Switches the current device for the lifetime of the guard and switches back afterwards, so that
+// inspecting another device does not silently move later allocations of this thread onto it.
+class CurrentDeviceGuard {
+ public:
+  explicit CurrentDeviceGuard(int id) {
+    CUZK_CUDA_CHECK(cudaGetDevice(&previous_));
+    if (id == previous_) return;
+    CUZK_CUDA_CHECK(cudaSetDevice(id));
+    switched_ = true;
+  }
+  ~CurrentDeviceGuard() {
+    if (!switched_) return;
+    if (const cudaError_t code = cudaSetDevice(previous_); code != cudaSuccess)
+      report_release_error(code, "cudaSetDevice (restoring the current device)");
+  }
+  CurrentDeviceGuard(const CurrentDeviceGuard&) = delete;
+  CurrentDeviceGuard& operator=(const CurrentDeviceGuard&) = delete;
+
+ private:
+  int previous_ = 0;
+  bool switched_ = false;
+};
+
+int attribute(cudaDeviceAttr attr, int id) {
+  int value = 0;
+  CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, id));
+  return value;
+}
+
+}  // namespace
+
+DeviceInfo device_info(int id) {
+  validate_id(id, "device_info");
+  DeviceInfo info;
+  info.id = id;
+  {
+    cudaDeviceProp prop{};
+    CUZK_CUDA_CHECK(cudaGetDeviceProperties(&prop, id));
+    info.name = prop.name;
+    info.total_mem = prop.totalGlobalMem;
+  }
+  // Attributes rather than cudaDeviceProp fields: they are the stable interface (fields have been
+  // removed between CUDA major versions) and each reads exactly one value.
+  info.sm_count = attribute(cudaDevAttrMultiProcessorCount, id);
+  info.l2_bytes = static_cast<std::size_t>(attribute(cudaDevAttrL2CacheSize, id));
+  info.shared_per_block_optin =
+      static_cast<std::size_t>(attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, id));
+  info.cc_major = attribute(cudaDevAttrComputeCapabilityMajor, id);
+  info.cc_minor = attribute(cudaDevAttrComputeCapabilityMinor, id);
+  {
+    CurrentDeviceGuard guard(id);
+    std::size_t free = 0, total = 0;
+    CUZK_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    info.free_mem = free;
+  }
+  return info;
+}
+
+void select_device(int id) {
+  validate_id(id, "select_device");
+  CUZK_CUDA_CHECK(cudaSetDevice(id));
+}
+
+std::pair<std::size_t, std::size_t> mem_info() {
+  std::size_t free = 0, total = 0;
+  CUZK_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return {free, total};
+}
+
+}  // namespace cuzk::cuda

@@ -1,0 +1,41 @@
+// Discovering and selecting GPUs.
+//
+// device_count() is the one call that treats "no GPU" as an answer rather than an error, so that a
+// CPU-only host (or a CI runner) can ask whether to start GPU workers at all without catching anything.
+// Everything else throws CudaError.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+namespace cuzk::cuda {
+
+// Number of visible CUDA devices; 0 when there is no driver, no GPU, or none visible. Throws CudaError
+// only for failures other than those (kind() != no_device).
+int device_count();
+
+struct DeviceInfo {
+  int id = 0;
+  std::string name;
+  int sm_count = 0;
+  std::size_t total_mem = 0;               // bytes of device memory
+  std::size_t free_mem = 0;                // bytes free when device_info() was called (all processes)
+  std::size_t l2_bytes = 0;                // L2 cache size
+  std::size_t shared_per_block_optin = 0;  // max dynamic shared memory a kernel may opt into per block
+  int cc_major = 0, cc_minor = 0;          // compute capability (9.0 for H100/H200)
+};
+
+// Properties of device `id`. Creates that device's primary context if it has none yet (free memory can
+// only be read through a context); the calling thread's current device is left unchanged.
+DeviceInfo device_info(int id);
+
+// Makes `id` the calling thread's current device. Throws CudaError with kind no_device when there is no
+// GPU and with kind other when `id` is out of range, instead of CUDA's bare "invalid device ordinal".
+void select_device(int id);
+
+// {free, total} bytes of the calling thread's current device (cudaMemGetInfo). Free memory is device-wide:
+// other processes and contexts on the same GPU count too.
+std::pair<std::size_t, std::size_t> mem_info();
+
+}  // namespace cuzk::cuda

@@ -1,0 +1,110 @@
+// DeviceBuffer<T>: the owner of one cudaMalloc'd array of n elements of T.
+//
+// Move-only, so exactly one object frees each allocation, and the allocation is released when the
+// owner goes out of scope on every path, failed job included — device memory in use must return to its
+// baseline after every job (the engine and the gpu tests check that with cudaMemGetInfo).
+//
+// Copies are asynchronous on the stream given; the host side must stay alive and unchanged until the
+// stream reaches the copy. They are fully asynchronous only for page-locked host memory (PinnedBuffer,
+// HostRegistration); from pageable memory CUDA stages through a bounce buffer and may block the caller.
+// Every element range is bounds-checked (std::out_of_range) before CUDA is called: an out-of-range
+// device write would otherwise be silent corruption or a sticky error that kills the whole context.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "cuda/checked_size.hpp"
+#include "cuda/error.hpp"
+
+namespace cuzk::cuda {
+
+template <class T>
+class DeviceBuffer {
+  // Elements are moved by memcpy between host and device; nothing is constructed or destroyed on the
+  // device.
+  static_assert(std::is_trivially_copyable_v<T>, "DeviceBuffer holds trivially copyable types only");
+
+ public:
+  DeviceBuffer() noexcept = default;
+
+  // Allocates n uninitialised elements on the current device; n == 0 allocates nothing. Throws CudaError
+  // (kind out_of_memory when the device is full) or std::length_error.
+  explicit DeviceBuffer(std::size_t n) {
+    if (n == 0) return;
+    const std::size_t bytes = detail::checked_bytes<T>(n);
+    void* p = nullptr;
+    if (const cudaError_t code = cudaMalloc(&p, bytes); code != cudaSuccess)
+      throw_error(code, "cudaMalloc of " + std::to_string(bytes) + " bytes", __FILE__, __LINE__);
+    data_ = static_cast<T*>(p);
+    size_ = n;
+  }
+
+  ~DeviceBuffer() { reset(); }
+
+  DeviceBuffer(DeviceBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    if (this != &other) {
+      reset();
+      data_ = std::exchange(other.data_, nullptr);
+      size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  // Frees the memory now (e.g. to make room before falling back to a smaller path); the buffer becomes
+  // empty. cudaFree waits for all work on the device, so memory still used by queued kernels or copies
+  // is never released under them. Errors (a poisoned context) are reported, never thrown.
+  void reset() noexcept {
+    if (data_ == nullptr) return;
+    if (const cudaError_t code = cudaFree(data_); code != cudaSuccess) report_release_error(code, "cudaFree");
+    data_ = nullptr;
+    size_ = 0;
+  }
+
+  T* data() noexcept { return data_; }
+  const T* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return size_; }
+  std::size_t bytes() const noexcept { return size_ * sizeof(T); }
+  bool empty() const noexcept { return size_ == 0; }
+
+  // Copies host[0, n) to elements [offset, offset + n) of this buffer.
+  void upload(const T* host, std::size_t n, cudaStream_t stream, std::size_t offset = 0) {
+    detail::check_range("DeviceBuffer::upload", offset, n, size_);
+    if (n == 0) return;
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(data_ + offset, host, n * sizeof(T), cudaMemcpyHostToDevice, stream));
+  }
+  void upload(std::span<const T> host, cudaStream_t stream, std::size_t offset = 0) {
+    upload(host.data(), host.size(), stream, offset);
+  }
+
+  // Copies elements [offset, offset + n) of this buffer to host[0, n).
+  void download(T* host, std::size_t n, cudaStream_t stream, std::size_t offset = 0) const {
+    detail::check_range("DeviceBuffer::download", offset, n, size_);
+    if (n == 0) return;
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(host, data_ + offset, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  }
+  void download(std::span<T> host, cudaStream_t stream, std::size_t offset = 0) const {
+    download(host.data(), host.size(), stream, offset);
+  }
+
+  // Sets every byte of the buffer to (unsigned char)value, like memset.
+  void memset_async(int value, cudaStream_t stream) {
+    if (empty()) return;
+    CUZK_CUDA_CHECK(cudaMemsetAsync(data_, value, bytes(), stream));
+  }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace cuzk::cuda

@@ -1,0 +1,337 @@
+// The GPU runtime layer (src/cuda): RAII owners, copies, timing, error classification and the
+// "device memory returns to its baseline" guarantee. Tests that need a GPU skip without one; the
+// classification and argument-checking tests run everywhere.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuda/device.hpp"
+#include "cuda/device_buffer.hpp"
+#include "cuda/error.hpp"
+#include "cuda/event.hpp"
+#include "cuda/host_registration.hpp"
+#include "cuda/pinned_buffer.hpp"
+#include "cuda/stream.hpp"
+
+namespace cuzk::cuda {
+namespace {
+
+using Kind = CudaError::Kind;
+
+// Random words that are never zero, so that a copy that silently did nothing (or a memset to zero)
+// cannot pass for a correct one.
+std::vector<std::uint32_t> random_nonzero(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::uint32_t> dist(1, UINT32_MAX);
+  std::vector<std::uint32_t> v(n);
+  for (auto& x : v) x = dist(rng);
+  return v;
+}
+
+std::uint64_t fresh_seed() {
+  const std::uint64_t seed = std::random_device{}();
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  return seed;
+}
+
+// ---- no GPU needed -----------------------------------------------------------------------------------
+
+TEST(CudaClassify, MapsErrorCodesToKinds) {
+  EXPECT_EQ(classify(cudaErrorMemoryAllocation), Kind::out_of_memory);
+  EXPECT_EQ(classify(cudaErrorIllegalAddress), Kind::sticky);
+  EXPECT_EQ(classify(cudaErrorLaunchFailure), Kind::sticky);
+  EXPECT_EQ(classify(cudaErrorECCUncorrectable), Kind::sticky);
+  EXPECT_EQ(classify(cudaErrorMisalignedAddress), Kind::sticky);
+  EXPECT_EQ(classify(cudaErrorAssert), Kind::sticky);
+  EXPECT_EQ(classify(cudaErrorNoDevice), Kind::no_device);
+  EXPECT_EQ(classify(cudaErrorInsufficientDriver), Kind::no_device);
+  EXPECT_EQ(classify(cudaErrorInvalidValue), Kind::other);
+  EXPECT_EQ(classify(cudaErrorInvalidDevice), Kind::other);
+  EXPECT_STREQ(to_string(Kind::sticky), "sticky");
+}
+
+TEST(CudaError, MessageNamesCallLocationAndCudaText) {
+  try {
+    CUZK_CUDA_CHECK(cudaErrorMemoryAllocation);
+    FAIL() << "CUZK_CUDA_CHECK did not throw";
+  } catch (const CudaError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.code(), cudaErrorMemoryAllocation);
+    EXPECT_EQ(e.kind(), Kind::out_of_memory);
+    EXPECT_NE(what.find("cudaErrorMemoryAllocation"), std::string::npos) << what;
+    EXPECT_NE(what.find("cuda_runtime_test.cpp:"), std::string::npos) << what;
+    EXPECT_NE(what.find(cudaGetErrorString(cudaErrorMemoryAllocation)), std::string::npos) << what;
+  }
+  EXPECT_NO_THROW(CUZK_CUDA_CHECK(cudaSuccess));
+}
+
+TEST(CudaDevice, CountNeverThrowsForMissingGpu) {
+  int n = -1;
+  EXPECT_NO_THROW(n = device_count());
+  EXPECT_GE(n, 0);
+}
+
+TEST(CudaDevice, SelectRejectsInvalidIds) {
+  EXPECT_THROW(select_device(-1), CudaError);
+  try {
+    select_device(device_count());
+    FAIL() << "select_device accepted an id past the last device";
+  } catch (const CudaError& e) {
+    EXPECT_EQ(e.kind(), device_count() == 0 ? Kind::no_device : Kind::other) << e.what();
+  }
+}
+
+TEST(CudaDeviceBuffer, EmptyBufferNeedsNoDeviceAndChecksBounds) {
+  DeviceBuffer<std::uint32_t> empty(0);
+  EXPECT_TRUE(empty.empty());
+  EXPECT_EQ(empty.data(), nullptr);
+  EXPECT_EQ(empty.bytes(), 0u);
+  std::uint32_t x = 1;
+  EXPECT_THROW(empty.upload(&x, 1, nullptr), std::out_of_range);
+  EXPECT_THROW(empty.download(&x, 1, nullptr), std::out_of_range);
+  EXPECT_THROW(DeviceBuffer<std::uint64_t>(SIZE_MAX / 4), std::length_error);
+}
+
+// ---- GPU ---------------------------------------------------------------------------------------------
+
+class CudaRuntime : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (device_count() == 0) GTEST_SKIP() << "no CUDA device";
+    select_device(0);
+  }
+};
+
+TEST_F(CudaRuntime, DeviceInfoIsPlausible) {
+  const DeviceInfo info = device_info(0);
+  std::printf("device 0: %s, cc %d.%d, %d SMs, %zu MiB (%zu free), L2 %zu KiB, smem opt-in %zu KiB\n",
+              info.name.c_str(), info.cc_major, info.cc_minor, info.sm_count, info.total_mem >> 20,
+              info.free_mem >> 20, info.l2_bytes >> 10, info.shared_per_block_optin >> 10);
+  EXPECT_EQ(info.id, 0);
+  EXPECT_FALSE(info.name.empty());
+  EXPECT_GT(info.sm_count, 0);
+  EXPECT_GT(info.total_mem, 0u);
+  EXPECT_LE(info.free_mem, info.total_mem);
+  EXPECT_GT(info.l2_bytes, 0u);
+  EXPECT_GT(info.shared_per_block_optin, 0u);
+  EXPECT_GE(info.cc_major, 1);
+  const auto [free, total] = mem_info();
+  EXPECT_LE(free, total);
+  EXPECT_EQ(total, info.total_mem);
+}
+
+TEST_F(CudaRuntime, UploadDownloadRoundTrip) {
+  const std::size_t n = (std::size_t{1} << 20) + 7;  // not a multiple of anything convenient
+  const auto host = random_nonzero(n, fresh_seed());
+  Stream stream;
+  DeviceBuffer<std::uint32_t> buf(n);
+  ASSERT_EQ(buf.size(), n);
+  ASSERT_EQ(buf.bytes(), n * sizeof(std::uint32_t));
+  ASSERT_NE(buf.data(), nullptr);
+  buf.memset_async(0, stream.get());
+  buf.upload(std::span<const std::uint32_t>(host), stream.get());
+  std::vector<std::uint32_t> back(n, 0);
+  buf.download(std::span<std::uint32_t>(back), stream.get());
+  stream.synchronize();
+  EXPECT_TRUE(stream.ready());
+  EXPECT_EQ(back, host);
+
+  // A partial copy at an offset lands exactly there.
+  const std::size_t offset = 1000, m = 333;
+  const auto patch = random_nonzero(m, 7);
+  buf.upload(patch.data(), m, stream.get(), offset);
+  std::vector<std::uint32_t> window(m + 2, 0);
+  buf.download(window.data(), m + 2, stream.get(), offset - 1);
+  stream.synchronize();
+  EXPECT_EQ(window.front(), host[offset - 1]);
+  EXPECT_EQ(window.back(), host[offset + m]);
+  EXPECT_TRUE(std::equal(patch.begin(), patch.end(), window.begin() + 1));
+
+  // memset_async sets bytes.
+  buf.memset_async(0xab, stream.get());
+  buf.download(back.data(), n, stream.get());
+  stream.synchronize();
+  for (std::size_t i = 0; i < n; i += 4099) ASSERT_EQ(back[i], 0xababababu) << i;
+}
+
+TEST_F(CudaRuntime, OutOfRangeCopiesThrowBeforeTouchingTheDevice) {
+  Stream stream;
+  DeviceBuffer<std::uint32_t> buf(100);
+  std::vector<std::uint32_t> host(101, 1);
+  EXPECT_THROW(buf.upload(host.data(), 101, stream.get()), std::out_of_range);
+  EXPECT_THROW(buf.upload(host.data(), 1, stream.get(), 100), std::out_of_range);
+  EXPECT_THROW(buf.download(host.data(), 2, stream.get(), SIZE_MAX), std::out_of_range);
+  EXPECT_NO_THROW(buf.upload(host.data(), 0, stream.get(), 100));
+  EXPECT_NO_THROW(buf.upload(host.data(), 100, stream.get()));
+  stream.synchronize();
+}
+
+TEST_F(CudaRuntime, EventsMeasureNonnegativeTime) {
+  Stream stream;
+  Event start, stop;
+  DeviceBuffer<std::byte> buf(std::size_t{64} << 20);
+  start.record(stream.get());
+  for (int i = 0; i < 4; ++i) buf.memset_async(i + 1, stream.get());
+  stop.record(stream.get());
+  stop.synchronize();
+  EXPECT_TRUE(stop.ready());
+  const float ms = Event::elapsed_ms(start, stop);
+  std::printf("4 x 64 MiB memset: %.3f ms\n", ms);
+  EXPECT_GE(ms, 0.0f);
+
+  // A synchronisation-only event orders a second stream after the first.
+  Stream other;
+  Event done(/*timing=*/false);
+  buf.memset_async(0x5a, stream.get());
+  done.record(stream.get());
+  done.make_wait(other.get());
+  std::vector<std::byte> back(buf.size());
+  buf.download(back.data(), back.size(), other.get());
+  other.synchronize();
+  EXPECT_EQ(back.front(), std::byte{0x5a});
+  EXPECT_EQ(back.back(), std::byte{0x5a});
+  EXPECT_THROW(Event::elapsed_ms(start, done), CudaError);  // `done` does not time
+}
+
+TEST_F(CudaRuntime, FreeMemoryReturnsToBaseline) {
+  // Warm up first: the first allocations of a context also allocate driver-internal memory that stays.
+  { DeviceBuffer<std::byte> warm(std::size_t{1} << 20); }
+  Stream stream;
+  const std::size_t baseline = mem_info().first;
+  const std::size_t chunk = std::size_t{64} << 20;
+  {
+    std::vector<DeviceBuffer<std::byte>> bufs;
+    for (int i = 0; i < 8; ++i) {
+      bufs.emplace_back(chunk);
+      bufs.back().memset_async(1, stream.get());
+    }
+    PinnedBuffer<std::byte> pinned(chunk);
+    bufs.front().download(pinned.data(), chunk, stream.get());
+    stream.synchronize();
+    const std::size_t during = mem_info().first;
+    EXPECT_LE(during + 8 * chunk, baseline) << "allocations did not show up in cudaMemGetInfo";
+  }
+  // Other processes may share the GPU; allow a little noise, far less than one leaked buffer.
+  const std::size_t after = mem_info().first;
+  const std::size_t slack = std::size_t{8} << 20;
+  EXPECT_GE(after + slack, baseline) << "device memory leaked: " << (baseline - after) << " bytes";
+}
+
+TEST_F(CudaRuntime, ImpossibleAllocationIsOutOfMemoryAndRecoverable) {
+  try {
+    DeviceBuffer<std::byte> huge(std::size_t{1} << 50);
+    FAIL() << "a 1 PiB allocation succeeded";
+  } catch (const CudaError& e) {
+    EXPECT_EQ(e.kind(), Kind::out_of_memory) << e.what();
+    EXPECT_EQ(e.code(), cudaErrorMemoryAllocation);
+    EXPECT_NE(std::string(e.what()).find("cudaMalloc"), std::string::npos) << e.what();
+  }
+  // The failure was reported once and cleared; it must not be blamed on the next launch check.
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_NO_THROW(check_last_launch("nothing"));
+
+  // The context is still healthy: allocate and round-trip again.
+  Stream stream;
+  const auto host = random_nonzero(4096, fresh_seed());
+  DeviceBuffer<std::uint32_t> buf(host.size());
+  buf.upload(host.data(), host.size(), stream.get());
+  std::vector<std::uint32_t> back(host.size(), 0);
+  buf.download(back.data(), back.size(), stream.get());
+  stream.synchronize();
+  EXPECT_EQ(back, host);
+}
+
+TEST_F(CudaRuntime, MovingTransfersOwnership) {
+  Stream stream;
+  const auto host = random_nonzero(1 << 16, fresh_seed());
+  DeviceBuffer<std::uint32_t> a(host.size());
+  a.upload(host.data(), host.size(), stream.get());
+  std::uint32_t* const p = a.data();
+
+  DeviceBuffer<std::uint32_t> b(std::move(a));
+  EXPECT_EQ(b.data(), p);
+  EXPECT_EQ(b.size(), host.size());
+  EXPECT_EQ(a.data(), nullptr);  // NOLINT(bugprone-use-after-move): the moved-from state is specified
+  EXPECT_TRUE(a.empty());
+
+  // Move-assignment frees the target's old memory and takes the source's.
+  const std::size_t chunk = std::size_t{64} << 20;
+  DeviceBuffer<std::uint32_t> c(chunk / sizeof(std::uint32_t));
+  const std::size_t with_c = mem_info().first;
+  c = std::move(b);
+  EXPECT_GE(mem_info().first, with_c + chunk - (std::size_t{8} << 20)) << "move-assignment leaked";
+  EXPECT_EQ(c.data(), p);
+  EXPECT_TRUE(b.empty());  // NOLINT(bugprone-use-after-move)
+
+  std::vector<std::uint32_t> back(host.size(), 0);
+  c.download(back.data(), back.size(), stream.get());
+  stream.synchronize();
+  EXPECT_EQ(back, host);
+
+  Stream s2(std::move(stream));
+  EXPECT_EQ(stream.get(), nullptr);  // NOLINT(bugprone-use-after-move)
+  EXPECT_NO_THROW(s2.synchronize());
+  Event e1;
+  Event e2(std::move(e1));
+  EXPECT_EQ(e1.get(), nullptr);  // NOLINT(bugprone-use-after-move)
+  EXPECT_NE(e2.get(), nullptr);
+}
+
+TEST_F(CudaRuntime, PinnedBufferRoundTrip) {
+  const std::size_t n = (std::size_t{1} << 18) + 3;
+  const auto host = random_nonzero(n, fresh_seed());
+  PinnedBuffer<std::uint32_t> in(n), out(n);
+  ASSERT_EQ(in.size(), n);
+  ASSERT_EQ(in.span().size(), n);
+  std::copy(host.begin(), host.end(), in.begin());
+  std::fill(out.begin(), out.end(), 0u);
+
+  Stream stream;
+  DeviceBuffer<std::uint32_t> buf(n);
+  buf.upload(std::span<const std::uint32_t>(in.span()), stream.get());
+  buf.download(out.span(), stream.get());
+  stream.synchronize();
+  EXPECT_TRUE(std::equal(host.begin(), host.end(), out.begin()));
+
+  PinnedBuffer<std::uint32_t> moved(std::move(out));
+  EXPECT_TRUE(out.empty());  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(moved[n - 1], host[n - 1]);
+}
+
+TEST_F(CudaRuntime, HostRegistrationRoundTrip) {
+  const std::size_t n = (std::size_t{1} << 18) + 5;
+  const auto host = random_nonzero(n, fresh_seed());
+  std::vector<std::uint32_t> in = host, out(n, 0);
+  Stream stream;
+  DeviceBuffer<std::uint32_t> buf(n);
+  {
+    HostRegistration reg_in{std::span<std::uint32_t>(in)};
+    HostRegistration reg_out(out.data(), out.size() * sizeof(std::uint32_t));
+    EXPECT_EQ(reg_in.bytes(), n * sizeof(std::uint32_t));
+    EXPECT_EQ(reg_in.data(), in.data());
+
+    // Registering an overlapping range again is an ordinary (non-sticky) error.
+    try {
+      HostRegistration twice(in.data(), 64);
+      FAIL() << "registering an already registered range succeeded";
+    } catch (const CudaError& e) {
+      EXPECT_EQ(e.kind(), Kind::other) << e.what();
+    }
+
+    buf.upload(in.data(), n, stream.get());
+    buf.download(out.data(), n, stream.get());
+    stream.synchronize();
+    EXPECT_EQ(out, host);
+  }
+  // Unregistered on scope exit: registering the same range again works.
+  EXPECT_NO_THROW(HostRegistration again(in.data(), in.size() * sizeof(std::uint32_t)));
+}
+
+}  // namespace
+}  // namespace cuzk::cuda
