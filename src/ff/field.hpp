@@ -7,8 +7,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "ff/bigint.hpp"
+#include "ff/x86_mont.hpp"
+#if !defined(__CUDA_ARCH__)
+#include "ff/safegcd.hpp"
+#endif
 
 namespace cuzk::ff {
 
@@ -116,9 +121,35 @@ struct Field {
   CUZK_HD constexpr Field operator-() const { return zero() - *this; }
   CUZK_HD constexpr Field dbl() const { return *this + *this; }
 
-  // Montgomery product a·b·R⁻¹ (CIOS). The modulus' spare top bit lets the two carry chains share the
-  // top word without an extra limb ("no-carry" variant).
-  CUZK_HD constexpr Field operator*(const Field& b) const {
+  // Montgomery product a·b·R⁻¹. On x86-64 hosts with BMI2/ADX, 4- and 6-limb fields use the asm in
+  // x86_mont.hpp; constant evaluation, device code and other sizes use the portable CIOS below.
+  CUZK_HD CUZK_FF_ASM_INLINE constexpr Field operator*(const Field& b) const {
+#if CUZK_FF_X86_ASM
+    if constexpr (x86::kHasMontMul<N>) {
+      if (!std::is_constant_evaluated()) {
+        Field r;
+        x86::mont_mul(r.l, l, b.l, x86::kMontConsts<Params>);
+        return r;
+      }
+    }
+#endif
+    return mul_portable(b);
+  }
+  CUZK_HD CUZK_FF_ASM_INLINE constexpr Field sqr() const {
+#if CUZK_FF_X86_ASM
+    if constexpr (x86::kHasMontSqr<N>) {
+      if (!std::is_constant_evaluated()) {
+        Field r;
+        x86::mont_sqr(r.l, l, x86::kMontConsts<Params>);
+        return r;
+      }
+    }
+#endif
+    return *this * *this;
+  }
+  // The portable Montgomery product (CIOS). The modulus' spare top bit lets the two carry chains share
+  // the top word without an extra limb ("no-carry" variant).
+  CUZK_HD constexpr Field mul_portable(const Field& b) const {
     constexpr Int p = modulus();
     constexpr u64 pinv = inv();
     u64 t[N] = {};
@@ -143,7 +174,6 @@ struct Field {
     r.reduce_once();
     return r;
   }
-  CUZK_HD constexpr Field sqr() const { return *this * *this; }
   CUZK_HD constexpr Field& operator+=(const Field& b) { return *this = *this + b; }
   CUZK_HD constexpr Field& operator-=(const Field& b) { return *this = *this - b; }
   CUZK_HD constexpr Field& operator*=(const Field& b) { return *this = *this * b; }
@@ -160,8 +190,23 @@ struct Field {
   }
   CUZK_HD constexpr Field pow(u64 e) const { return pow(bigint_from_u64<1>(e)); }
 
-  // Multiplicative inverse; inverse of zero is zero. Fermat: x^(p-2).
-  CUZK_HD constexpr Field inverse() const { return pow(bigint_sub_u64(modulus(), 2)); }
+  // Multiplicative inverse; inverse of zero is zero. On the host: Bernstein–Yang safegcd
+  // (safegcd.hpp), 7-23× faster than exponentiation but variable-time: its running time depends on x.
+  // Where that matters (secrets on a machine shared with an observer), use inverse_fermat(). Constant
+  // evaluation and device code use Fermat, x^(p-2).
+  CUZK_HD constexpr Field inverse() const {
+#if !defined(__CUDA_ARCH__)
+    if (!std::is_constant_evaluated()) {
+      // The GCD inverts the raw limbs: (xR)⁻¹. One Montgomery product with R³ gives x⁻¹·R.
+      constexpr Field r3 = from_raw(R2()).mul_portable(from_raw(R2()));
+      return from_raw(safegcd_inverse(raw(), kSafeGcdModulus<Params>)) * r3;
+    }
+#endif
+    return inverse_fermat();
+  }
+  CUZK_HD constexpr Field inverse_fermat() const {
+    return pow(bigint_sub_u64(modulus(), 2));
+  }
 
   // Legendre symbol: 1 for a non-zero square, -1 for a non-square, 0 for zero.
   CUZK_HD constexpr int legendre() const {
