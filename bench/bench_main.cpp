@@ -1,4 +1,78 @@
-// cuzk-bench: Google Benchmark entry point; the benchmarks live in the other files of bench/.
+// cuzk-bench: Google Benchmark entry point (the benchmarks live in the other files of bench/), plus
+//   cuzk-bench kernels [max_log2] [reps] [ntt,g1,g2]   GPU kernel table (bench/gpu/kernels.cpp)
+//   cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>
+// which writes a synthetic mulchain circuit (circuit.r1cs, witness.wtns) for whole-proof comparisons with
+// other provers (bench/compare_snarkjs.sh): cuzk setup makes the key, then each prover runs on the same
+// files.
 #include <benchmark/benchmark.h>
 
-BENCHMARK_MAIN();
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "ec/bls12_381.hpp"
+#include "ec/bn254.hpp"
+#include "io/r1cs_file.hpp"
+#include "io/wtns.hpp"
+#include "r1cs/synthetic.hpp"
+
+#ifdef CUZK_HAVE_CUDA
+namespace cuzk::bench {
+int run_kernels(int argc, char** argv);
+}
+#endif
+
+namespace {
+
+template <class Curve>
+int write_circuit(std::size_t constraints, const std::filesystem::path& dir) {
+  auto circ = cuzk::r1cs::mulchain<Curve>(constraints - 1);  // mulchain(n) has n + 1 constraints
+  std::filesystem::create_directories(dir);
+  cuzk::io::write_r1cs<Curve>((dir / "circuit.r1cs").string(), circ.cs);
+  cuzk::io::write_wtns<Curve>((dir / "witness.wtns").string(), circ.witness);
+  std::cout << "wrote " << dir / "circuit.r1cs"
+            << " (" << circ.cs.constraints.size() << " constraints) and " << dir / "witness.wtns"
+            << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 2 && std::strcmp(argv[1], "kernels") == 0) {
+#ifdef CUZK_HAVE_CUDA
+    // cuzk-bench kernels [max_log2=24] [reps=5] [ntt,g1,g2]
+    return cuzk::bench::run_kernels(argc - 2, argv + 2);
+#else
+    std::cerr << "cuzk-bench kernels: this build has no CUDA backend\n";
+    return 1;
+#endif
+  }
+  if (argc >= 2 && std::strcmp(argv[1], "circuit") == 0) {
+    if (argc != 5) {
+      std::cerr << "usage: cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>\n";
+      return 2;
+    }
+    const std::string curve = argv[2];
+    const std::size_t n = std::stoull(argv[3]);
+    if (n < 2) {
+      std::cerr << "cuzk-bench circuit: need at least 2 constraints\n";
+      return 2;
+    }
+    try {
+      if (curve == "bn128" || curve == "bn254") return write_circuit<cuzk::Bn254>(n, argv[4]);
+      if (curve == "bls12381") return write_circuit<cuzk::Bls12_381>(n, argv[4]);
+    } catch (const std::exception& e) {
+      std::cerr << "cuzk-bench circuit: " << e.what() << "\n";
+      return 1;
+    }
+    std::cerr << "cuzk-bench circuit: unknown curve '" << curve << "' (bn128 or bls12381)\n";
+    return 2;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

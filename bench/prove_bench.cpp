@@ -51,7 +51,17 @@ void BM_Prove(benchmark::State& state) {
   state.counters["constraints"] = static_cast<double>(f.pk.domain_size);
 }
 
-BENCHMARK(BM_Prove<Bn254>)->Name("Prove/BN254")->DenseRange(10, 20, 2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
-BENCHMARK(BM_Prove<Bls12_381>)->Name("Prove/BLS12-381")->DenseRange(10, 20, 2)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_Prove<Bn254>)
+    ->Name("Prove/BN254")
+    ->DenseRange(10, 20, 2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
+BENCHMARK(BM_Prove<Bls12_381>)
+    ->Name("Prove/BLS12-381")
+    ->DenseRange(10, 20, 2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
 
 }  // namespace

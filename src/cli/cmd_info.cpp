@@ -1,8 +1,7 @@
 #include <fstream>
 #include <iostream>
-#include <stdexcept>
-
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "cli/commands.hpp"
 #include "io/curve_id.hpp"
@@ -71,9 +70,10 @@ int run_info(const std::string& path) {
         auto cs = io::read_r1cs<C>(path);
         std::size_t terms = 0;
         for (const auto& c : cs.constraints) terms += c.a.size() + c.b.size() + c.c.size();
-        std::cout << path << ": R1CS (" << C::display_name << "), " << cs.constraints.size() << " constraints, "
-                  << cs.n_wires << " wires, " << cs.n_pub_out << " public outputs, " << cs.n_pub_in
-                  << " public inputs, " << cs.n_prv_in << " private inputs, " << terms << " terms\n";
+        std::cout << path << ": R1CS (" << C::display_name << "), " << cs.constraints.size()
+                  << " constraints, " << cs.n_wires << " wires, " << cs.n_pub_out << " public outputs, "
+                  << cs.n_pub_in << " public inputs, " << cs.n_prv_in << " private inputs, " << terms
+                  << " terms\n";
       }
       return static_cast<int>(kOk);
     });

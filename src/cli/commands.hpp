@@ -17,6 +17,7 @@ enum Exit : int {
 struct ProveArgs {
   std::string zkey, wtns, proof_out, public_out;
   std::optional<std::string> randomness;  // "r,s" in decimal
+  std::string backend = "auto";           // cpu | cuda | auto
   bool verbose = false;
   bool self_verify = true;
 };

@@ -17,34 +17,44 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threads, "Worker threads (default: all cores)")->check(CLI::PositiveNumber);
 
   ProveArgs prove;
-  auto* p = app.add_subcommand("prove", "Prove: cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>");
-  p->add_option("zkey", prove.zkey, "Proving key (.zkey, snarkjs Groth16)")->required()->check(CLI::ExistingFile);
+  auto* p = app.add_subcommand("prove",
+                               "Prove: cuzk prove <circuit.zkey> <witness.wtns> <proof.json> <public.json>");
+  p->add_option("zkey", prove.zkey, "Proving key (.zkey, snarkjs Groth16)")
+      ->required()
+      ->check(CLI::ExistingFile);
   p->add_option("wtns", prove.wtns, "Witness (.wtns)")->required()->check(CLI::ExistingFile);
   p->add_option("proof", prove.proof_out, "Where to write proof.json")->required();
   p->add_option("public", prove.public_out, "Where to write public.json")->required();
   p->add_option("--randomness", prove.randomness,
                 "Blinding factors r,s in decimal (deterministic proofs for tests); default: OS CSPRNG");
+  p->add_option("--backend", prove.backend, "cpu, cuda, or auto (the GPU when one is present, else the CPU)")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
   p->add_flag("-v,--verbose", prove.verbose, "Print the timing of every prover stage");
   p->add_flag("!--no-self-verify", prove.self_verify, "Skip checking the proof before writing it");
   p->add_option("--threads", threads, "Worker threads (default: all cores)")->check(CLI::PositiveNumber);
 
   VerifyArgs verify;
-  auto* v = app.add_subcommand("verify", "Verify: cuzk verify <verification_key.json> <public.json> <proof.json>; "
-                                         "exit 0 when valid, 1 when invalid, 2 on unreadable input");
+  auto* v = app.add_subcommand("verify",
+                               "Verify: cuzk verify <verification_key.json> <public.json> <proof.json>; "
+                               "exit 0 when valid, 1 when invalid, 2 on unreadable input");
   v->add_option("vk", verify.vk, "verification_key.json")->required();
   v->add_option("public", verify.public_inputs, "public.json")->required();
   v->add_option("proof", verify.proof, "proof.json")->required();
 
   SetupArgs setup;
-  auto* s = app.add_subcommand("setup", "TEST-ONLY trusted setup from a .r1cs (random toxic waste, no ceremony)");
-  s->add_option("r1cs", setup.r1cs, "Constraint system (.r1cs from circom)")->required()->check(CLI::ExistingFile);
+  auto* s =
+      app.add_subcommand("setup", "TEST-ONLY trusted setup from a .r1cs (random toxic waste, no ceremony)");
+  s->add_option("r1cs", setup.r1cs, "Constraint system (.r1cs from circom)")
+      ->required()
+      ->check(CLI::ExistingFile);
   s->add_option("zkey", setup.zkey_out, "Where to write the .zkey")->required();
   s->add_option("--vk", setup.vk_out, "Also write verification_key.json here");
   s->add_flag("--gamma-one", setup.gamma_one, "Keep γ = 1 as snarkjs keys do");
   s->add_option("--threads", threads, "Worker threads (default: all cores)")->check(CLI::PositiveNumber);
 
   std::string info_path;
-  auto* i = app.add_subcommand("info", "Describe a .zkey, .wtns, .r1cs, proof, public or verification key file");
+  auto* i =
+      app.add_subcommand("info", "Describe a .zkey, .wtns, .r1cs, proof, public or verification key file");
   i->add_option("file", info_path, "File to describe")->required();
 
   try {

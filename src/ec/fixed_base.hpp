@@ -48,7 +48,8 @@ class FixedBaseTable {
   template <class Fr>
   std::vector<Affine<C>> mul_all(const std::vector<Fr>& scalars) const {
     std::vector<Jacobian<C>> jac(scalars.size());
-    tbb::parallel_for(std::size_t(0), scalars.size(), [&](std::size_t i) { jac[i] = mul(scalars[i].to_int()); });
+    tbb::parallel_for(std::size_t(0), scalars.size(),
+                      [&](std::size_t i) { jac[i] = mul(scalars[i].to_int()); });
     return batch_to_affine(jac);
   }
 

@@ -20,9 +20,7 @@ struct Affine {
 
   CUZK_HD static constexpr Affine infinity() { return {F::zero(), F::zero()}; }
   CUZK_HD constexpr bool is_infinity() const { return x.is_zero() && y.is_zero(); }
-  CUZK_HD constexpr bool on_curve() const {
-    return is_infinity() || y.sqr() == x.sqr() * x + C::b();
-  }
+  CUZK_HD constexpr bool on_curve() const { return is_infinity() || y.sqr() == x.sqr() * x + C::b(); }
   CUZK_HD constexpr Affine operator-() const { return is_infinity() ? *this : Affine{x, -y}; }
   CUZK_HD constexpr bool operator==(const Affine& o) const { return x == o.x && y == o.y; }
   CUZK_HD constexpr bool operator!=(const Affine& o) const { return !(*this == o); }

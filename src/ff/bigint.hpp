@@ -6,8 +6,12 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__CUDACC__)
+// Functions usable on host and device. Forced inline only in the device pass, where calls are costly;
+// in nvcc's host pass forcing it made one translation unit take minutes to compile for nothing.
+#if defined(__CUDACC__) && defined(__CUDA_ARCH__)
 #define CUZK_HD __host__ __device__ __forceinline__
+#elif defined(__CUDACC__)
+#define CUZK_HD __host__ __device__ inline
 #else
 #define CUZK_HD inline
 #endif

@@ -14,6 +14,11 @@
 #if !defined(__CUDA_ARCH__)
 #include "ff/safegcd.hpp"
 #endif
+#if defined(__CUDACC__)
+#include <type_traits>
+
+#include "ff/mont32.hpp"
+#endif
 
 namespace cuzk::ff {
 
@@ -124,6 +129,15 @@ struct Field {
   // Montgomery product a·b·R⁻¹. On x86-64 hosts with BMI2/ADX, 4- and 6-limb fields use the asm in
   // x86_mont.hpp; constant evaluation, device code and other sizes use the portable CIOS below.
   CUZK_HD CUZK_FF_ASM_INLINE constexpr Field operator*(const Field& b) const {
+#if defined(__CUDA_ARCH__)
+    // The GPU has no fast 64-bit multiply: run the same CIOS on 32-bit limbs of the same bytes.
+    if (!std::is_constant_evaluated()) {
+      constexpr Int p = modulus();
+      Field r;
+      mont32::mul<N>(r.l, l, b.l, p.v, static_cast<std::uint32_t>(inv()));
+      return r;
+    }
+#endif
 #if CUZK_FF_X86_ASM
     if constexpr (x86::kHasMontMul<N>) {
       if (!std::is_constant_evaluated()) {

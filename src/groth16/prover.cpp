@@ -14,7 +14,6 @@
 
 namespace cuzk::groth16 {
 
-
 template <class Curve>
 void check_prove_inputs(const ProvingKey<Curve>& pk, const std::vector<typename Curve::Fr>& witness) {
   if (witness.size() != pk.n_vars)
@@ -31,10 +30,12 @@ void check_prove_inputs(const ProvingKey<Curve>& pk, const std::vector<typename 
 }
 
 template <class Curve>
-AbcEvaluations<Curve> compute_abc(const ProvingKey<Curve>& pk, const std::vector<typename Curve::Fr>& witness) {
+AbcEvaluations<Curve> compute_abc(const ProvingKey<Curve>& pk,
+                                  const std::vector<typename Curve::Fr>& witness) {
   using Fr = typename Curve::Fr;
   const std::size_t n = pk.domain_size;
-  AbcEvaluations<Curve> out{std::vector<Fr>(n, Fr::zero()), std::vector<Fr>(n, Fr::zero()), std::vector<Fr>(n)};
+  AbcEvaluations<Curve> out{std::vector<Fr>(n, Fr::zero()), std::vector<Fr>(n, Fr::zero()),
+                            std::vector<Fr>(n)};
   auto &a = out.a, &b = out.b, &c = out.c;
   // Rows are independent: bucket the entries by row (counting sort), then evaluate rows in parallel.
   std::vector<std::uint32_t> start(2 * n + 1, 0);
@@ -143,10 +144,11 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const std::vector<typename Curve
 }
 
 #define CUZK_INSTANTIATE(Curve)                                                                             \
-  template AbcEvaluations<Curve> compute_abc<Curve>(const ProvingKey<Curve>&, const std::vector<Curve::Fr>&); \
-  template void check_prove_inputs<Curve>(const ProvingKey<Curve>&, const std::vector<Curve::Fr>&);           \
-  template Proof<Curve> assemble<Curve>(const ProvingKey<Curve>&, const MsmResults<Curve>&, const Curve::Fr&,  \
-                                        const Curve::Fr&);                                                    \
+  template AbcEvaluations<Curve> compute_abc<Curve>(const ProvingKey<Curve>&,                               \
+                                                    const std::vector<Curve::Fr>&);                         \
+  template void check_prove_inputs<Curve>(const ProvingKey<Curve>&, const std::vector<Curve::Fr>&);         \
+  template Proof<Curve> assemble<Curve>(const ProvingKey<Curve>&, const MsmResults<Curve>&,                 \
+                                        const Curve::Fr&, const Curve::Fr&);                                \
   template std::vector<Curve::Fr> compute_h<Curve>(const ProvingKey<Curve>&, const std::vector<Curve::Fr>&, \
                                                    StageTimings*);                                          \
   template Proof<Curve> prove<Curve>(const ProvingKey<Curve>&, const std::vector<Curve::Fr>&,               \

@@ -30,7 +30,8 @@ struct AbcEvaluations {
   std::vector<typename Curve::Fr> a, b, c;
 };
 template <class Curve>
-AbcEvaluations<Curve> compute_abc(const ProvingKey<Curve>& pk, const std::vector<typename Curve::Fr>& witness);
+AbcEvaluations<Curve> compute_abc(const ProvingKey<Curve>& pk,
+                                  const std::vector<typename Curve::Fr>& witness);
 
 // Shape checks shared by the backends; throws ProveError.
 template <class Curve>

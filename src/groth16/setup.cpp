@@ -46,7 +46,8 @@ ProvingKey<Curve> setup(const r1cs::ConstraintSystem<Curve>& cs, const ToxicWast
   using Fr = typename Curve::Fr;
   const std::size_t n_constraints = cs.constraints.size();
   const std::uint32_t n_public = cs.n_public(), n_vars = cs.n_wires;
-  if (n_vars < n_public + 1) throw std::invalid_argument("setup: the R1CS has fewer wires than public signals");
+  if (n_vars < n_public + 1)
+    throw std::invalid_argument("setup: the R1CS has fewer wires than public signals");
   // snarkjs sizing: one extra row per public signal binds it (A-matrix rows n_constraints + s).
   const auto domain = poly::Domain<Fr>::at_least(n_constraints + n_public + 1);
   const std::vector<Fr> lag = lagrange_at(domain, tw.tau);

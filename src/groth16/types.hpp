@@ -33,12 +33,12 @@ struct ProvingKey {
   std::uint32_t n_vars = 0, n_public = 0, domain_size = 0;
   G1 alpha1, beta1, delta1;
   G2 beta2, gamma2, delta2;
-  std::vector<G1> ic;                         // nPublic + 1
-  std::vector<MatrixEntry<Curve>> coefs;      // A and B entries incl. the public-input binding rows
-  std::vector<G1> a, b1;                      // nVars
-  std::vector<G2> b2;                         // nVars
-  std::vector<G1> c;                          // nVars - nPublic - 1
-  std::vector<G1> h;                          // domainSize (odd-coset Lagrange points / δ)
+  std::vector<G1> ic;                     // nPublic + 1
+  std::vector<MatrixEntry<Curve>> coefs;  // A and B entries incl. the public-input binding rows
+  std::vector<G1> a, b1;                  // nVars
+  std::vector<G2> b2;                     // nVars
+  std::vector<G1> c;                      // nVars - nPublic - 1
+  std::vector<G1> h;                      // domainSize (odd-coset Lagrange points / δ)
 
   VerifyingKey<Curve> verifying_key() const { return {alpha1, beta2, gamma2, delta2, ic}; }
 };

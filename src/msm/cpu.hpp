@@ -48,8 +48,7 @@ template <class C, std::size_t N>
 void chunk_windows(const Affine<C>* points, const ff::BigInt<N>* scalars, const std::uint32_t* index,
                    std::size_t count, std::size_t c, std::size_t w, std::vector<XYZZ<C>>& window_sums) {
   std::vector<std::int32_t> digits(count * w);
-  for (std::size_t i = 0; i < count; ++i)
-    signed_digits(scalars[index ? index[i] : i], c, w, &digits[i * w]);
+  for (std::size_t i = 0; i < count; ++i) signed_digits(scalars[index ? index[i] : i], c, w, &digits[i * w]);
   std::vector<XYZZ<C>> buckets(std::size_t(1) << (c - 1));
   window_sums.assign(w, XYZZ<C>::infinity());
   for (std::size_t win = 0; win < w; ++win) {

@@ -13,7 +13,9 @@
 namespace cuzk::msm {
 
 // Number of windows for scalars below 2^bits (one extra bit absorbs the final carry).
-inline std::size_t window_count(std::size_t bits, std::size_t c) { return (bits + 1 + c - 1) / c; }
+CUZK_HD constexpr std::size_t window_count(std::size_t bits, std::size_t c) {
+  return (bits + 1 + c - 1) / c;
+}
 
 // Window size for n points: roughly log2(n) - 3, clamped; from the usual cost model
 // n·w mixed adds + w·2^c bucket adds, minimised near 2^c ≈ n / ln(n)-ish.
@@ -28,7 +30,7 @@ inline std::size_t choose_window(std::size_t n) {
 
 // Bits [pos, pos + c) of k (c ≤ 32).
 template <std::size_t N>
-inline std::uint32_t window_bits(const ff::BigInt<N>& k, std::size_t pos, std::size_t c) {
+CUZK_HD constexpr std::uint32_t window_bits(const ff::BigInt<N>& k, std::size_t pos, std::size_t c) {
   std::size_t limb = pos / 64, shift = pos % 64;
   if (limb >= N) return 0;
   std::uint64_t v = k.v[limb] >> shift;
@@ -38,7 +40,8 @@ inline std::uint32_t window_bits(const ff::BigInt<N>& k, std::size_t pos, std::s
 
 // Writes the w signed digits of k into out[0..w).
 template <std::size_t N>
-inline void signed_digits(const ff::BigInt<N>& k, std::size_t c, std::size_t w, std::int32_t* out) {
+CUZK_HD constexpr void signed_digits(const ff::BigInt<N>& k, std::size_t c, std::size_t w,
+                                     std::int32_t* out) {
   const std::int64_t half = std::int64_t(1) << (c - 1), full = std::int64_t(1) << c;
   std::int64_t carry = 0;
   for (std::size_t i = 0; i < w; ++i) {

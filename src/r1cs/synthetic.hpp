@@ -36,7 +36,8 @@ CircuitWithWitness<Curve> mulchain(std::size_t n, std::uint64_t seed = 1) {
   for (std::size_t i = 1; i < n; ++i) {
     s[i] = s[i - 1] * x + Fr::from_u64(i);
     auto si = static_cast<std::uint32_t>(S0 + i), sp = static_cast<std::uint32_t>(S0 + i - 1);
-    cs.constraints.push_back({{{sp, Fr::one()}}, {{X, Fr::one()}}, {{si, Fr::one()}, {ONE, -Fr::from_u64(i)}}});
+    cs.constraints.push_back(
+        {{{sp, Fr::one()}}, {{X, Fr::one()}}, {{si, Fr::one()}, {ONE, -Fr::from_u64(i)}}});
   }
   auto last = static_cast<std::uint32_t>(S0 + n - 1);
   cs.constraints.push_back({{{last, Fr::one()}}, {{ONE, Fr::one()}}, {{OUT, Fr::one()}}});

@@ -7,7 +7,8 @@
 # (committed; scripts/make-ptau). Compile/setup artefacts are cached in <workdir>/<curve>/,
 # keyed on the circuit, input, ptau and package-lock, so reruns only redo the cuzk checks.
 #
-# Env: INTEROP_CIRCUITS  space-separated subset of "multiplier mulchain poseidon_chain"
+# Env: CUZK_BACKEND      passed to every 'cuzk prove' as --backend (the gpu label runs it with cuda)
+#      INTEROP_CIRCUITS  space-separated subset of "multiplier mulchain poseidon_chain"
 #      CUZK_TIMEOUT      seconds allowed per cuzk command (default 300)
 #
 # Per circuit: (a) cuzk prove -> snarkjs verify, cuzk verify, noble verify, public.json equal;
@@ -92,6 +93,11 @@ RC=0
 cuzk() {
   local lp=$1; shift
   RC=0
+  # CUZK_BACKEND (cpu|cuda|auto) selects the prover backend for every 'cuzk prove'.
+  if [[ -n "${CUZK_BACKEND:-}" && "${1:-}" == prove ]]; then
+    shift
+    set -- prove --backend "$CUZK_BACKEND" "$@"
+  fi
   timeout --kill-after=10 "$CUZK_TIMEOUT" "$CUZK" "$@" >"$lp.out" 2>"$lp.err" || RC=$?
 }
 show_cuzk() { echo "----- cuzk stderr -----" >&2; tail -n 30 "$1.err" >&2; echo "-----" >&2; }

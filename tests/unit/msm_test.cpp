@@ -39,12 +39,21 @@ Input<Cfg> make_input(std::size_t n, std::uint64_t seed) {
   for (std::size_t i = 0; i < n; ++i) {
     Fr k = ff::random_element<Fr>(rng);
     switch (rng() % 8) {
-      case 0: k = Fr::zero(); break;
+      case 0:
+        k = Fr::zero();
+        break;
       case 1:
-      case 2: k = Fr::one(); break;
-      case 3: k = -Fr::one(); break;  // r - 1
-      case 4: k = Fr::from_u64(rng() % 1000); break;
-      default: break;
+      case 2:
+        k = Fr::one();
+        break;
+      case 3:
+        k = -Fr::one();
+        break;  // r - 1
+      case 4:
+        k = Fr::from_u64(rng() % 1000);
+        break;
+      default:
+        break;
     }
     in.scalars.push_back(k.to_int());
   }

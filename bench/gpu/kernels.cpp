@@ -1,0 +1,124 @@
+// `cuzk-bench kernels`: GPU MSM (G1, G2) and NTT timings for both curves on random non-zero inputs,
+// inputs already in device memory, CUDA-event timing of the whole call, median of `reps` runs.
+// Points: 2^20 distinct random multiples of the generator, tiled up to N (as the sppark reference
+// figures were measured); scalars: uniformly random, dense.
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda/device.hpp"
+#include "cuda/device_buffer.hpp"
+#include "cuda/event.hpp"
+#include "cuda/stream.hpp"
+#include "ec/bls12_381.hpp"
+#include "ec/bn254.hpp"
+#include "ec/fixed_base.hpp"
+#include "ff/encoding.hpp"
+#include "msm/gpu.hpp"
+#include "ntt/gpu.hpp"
+
+namespace cuzk::bench {
+
+namespace {
+
+template <class F>
+std::vector<F> random_vector(std::size_t n, std::uint64_t seed) {
+  std::vector<F> v(n);
+  tbb::parallel_for(std::size_t(0), (n + 65535) / 65536, [&](std::size_t b) {
+    std::mt19937_64 rng(seed * 1000003 + b);
+    for (std::size_t i = b * 65536; i < std::min(n, (b + 1) * 65536); ++i) v[i] = ff::random_element<F>(rng);
+  });
+  return v;
+}
+
+template <class Fn>
+double median_ms(int reps, cudaStream_t stream, Fn&& fn) {
+  std::vector<float> t;
+  fn();  // warm-up
+  for (int i = 0; i < reps; ++i) {
+    cuda::Event a, b;
+    a.record(stream);
+    fn();
+    b.record(stream);
+    b.synchronize();
+    t.push_back(cuda::Event::elapsed_ms(a, b));
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <class Cfg>
+void bench_msm(const char* name, const std::vector<int>& logs, int reps, cudaStream_t stream) {
+  using A = ec::Affine<Cfg>;
+  const std::size_t max_n = std::size_t(1) << logs.back(), distinct = std::min<std::size_t>(max_n, 1 << 20);
+  const ec::FixedBaseTable<Cfg> table(Cfg::generator());
+  std::vector<A> base = table.mul_all(random_vector<typename Cfg::Scalar>(distinct, 1));
+  cuda::DeviceBuffer<A> d_points(max_n);
+  for (std::size_t off = 0; off < max_n; off += distinct) d_points.upload(base.data(), distinct, stream, off);
+  auto ks = random_vector<typename Cfg::Scalar>(max_n, 2);
+  std::vector<ff::BigInt<4>> plain(max_n);
+  tbb::parallel_for(std::size_t(0), max_n, [&](std::size_t i) { plain[i] = ks[i].to_int(); });
+  cuda::DeviceBuffer<ff::BigInt<4>> d_scalars(max_n);
+  d_scalars.upload(plain.data(), max_n, stream);
+  for (int lg : logs) {
+    const std::size_t n = std::size_t(1) << lg;
+    double ms = median_ms(reps, stream,
+                          [&] { msm::gpu::pippenger<Cfg>(d_points.data(), d_scalars.data(), n, stream); });
+    std::printf("| MSM %-16s | 2^%-2d | %10.2f |\n", name, lg, ms);
+    std::fflush(stdout);
+  }
+}
+
+template <class Fr>
+void bench_ntt(const char* name, const std::vector<int>& logs, int reps, cudaStream_t stream) {
+  for (int lg : logs) {
+    const std::size_t n = std::size_t(1) << lg;
+    ntt::gpu::Tables<Fr> tables(lg, stream);
+    auto v = random_vector<Fr>(n, 3);
+    cuda::DeviceBuffer<Fr> d(n);
+    d.upload(v.data(), n, stream);
+    double f = median_ms(reps, stream, [&] { ntt::gpu::forward(d.data(), tables, stream); });
+    double c = median_ms(reps, stream, [&] { ntt::gpu::to_odd_coset(d.data(), 1, tables, stream); });
+    std::printf("| NTT %-16s | 2^%-2d | %10.2f | odd-coset (iNTT+scale+NTT) %8.2f ms\n", name, lg, f, c);
+    std::fflush(stdout);
+  }
+}
+
+std::vector<int> range(int lo, int hi, int step) {
+  std::vector<int> v;
+  for (int i = lo; i <= hi; i += step) v.push_back(i);
+  return v;
+}
+
+}  // namespace
+
+int run_kernels(int argc, char** argv) {
+  if (cuda::device_count() == 0) {
+    std::fprintf(stderr, "cuzk-bench kernels: no CUDA device\n");
+    return 1;
+  }
+  int max_log = argc > 0 ? std::stoi(argv[0]) : 24;
+  int reps = argc > 1 ? std::stoi(argv[1]) : 5;
+  std::string only = argc > 2 ? argv[2] : "";
+  auto info = cuda::device_info(0);
+  std::printf("device: %s, %d SMs; median of %d runs, inputs resident\n", info.name.c_str(), info.sm_count,
+              reps);
+  std::printf("| kernel               | N    |    time ms |\n|---|---|---|\n");
+  cuda::Stream s;
+  auto want = [&](const char* k) { return only.empty() || only.find(k) != std::string::npos; };
+  if (want("ntt"))
+    bench_ntt<Bls12_381::Fr>("BLS12-381 Fr", range(16, std::min(max_log, 27), 2), reps, s.get());
+  if (want("ntt")) bench_ntt<Bn254::Fr>("BN254 Fr", range(16, std::min(max_log, 27), 2), reps, s.get());
+  if (want("g1")) bench_msm<Bls12_381::G1Cfg>("BLS12-381 G1", range(16, max_log, 2), reps, s.get());
+  if (want("g1")) bench_msm<Bn254::G1Cfg>("BN254 G1", range(16, std::min(max_log, 26), 2), reps, s.get());
+  if (want("g2"))
+    bench_msm<Bls12_381::G2Cfg>("BLS12-381 G2", range(16, std::min(max_log, 22), 2), reps, s.get());
+  if (want("g2")) bench_msm<Bn254::G2Cfg>("BN254 G2", range(16, std::min(max_log, 22), 2), reps, s.get());
+  return 0;
+}
+
+}  // namespace cuzk::bench

@@ -1,0 +1,40 @@
+// Multi-scalar multiplication on the GPU (host-callable API; kernels in gpu.cu).
+//
+// Pippenger with signed digits:
+//   digits     one thread per point writes (window·2^(c-1) + bucket, point index | sign) pairs;
+//   sort       CUB radix sort of all pairs by (window, bucket), so each bucket's points are contiguous;
+//   accumulate one thread per (window, bucket) walks its run and adds ±P into an XYZZ accumulator;
+//   reduce     each window's buckets are cut into segments; a thread computes its segment's running
+//              sum Σ and weighted sum Σ (b - lo + 1)·B_b; the host combines segments and windows.
+// Points beyond `max_chunk` are processed in slices that accumulate into the same buckets.
+// The split form for witness vectors: scalar 1 → a parallel batch addition; 0 → skipped; the rest →
+// Pippenger over the gathered subset.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "ec/point.hpp"
+#include "ff/bigint.hpp"
+
+namespace cuzk::msm::gpu {
+
+struct Options {
+  std::size_t window_bits = 0;       // 0: chosen from n
+  std::size_t max_chunk = 1u << 24;  // points per slice
+};
+
+// Σ scalars[i]·points[i]; both arrays in device memory; scalars plain (not Montgomery), < 2^(64·N).
+// If `index` (device memory, `n` entries) is given, the sum runs over points[index[k]], scalars[index[k]].
+template <class C, std::size_t N>
+ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_scalars, std::size_t n,
+                          cudaStream_t stream, const std::uint32_t* d_index = nullptr, Options opt = {});
+
+// Σ points[index[k]] (all points when index is null), in device memory.
+template <class C>
+ec::Jacobian<C> batch_add(const ec::Affine<C>* d_points, std::size_t n, cudaStream_t stream,
+                          const std::uint32_t* d_index = nullptr);
+
+}  // namespace cuzk::msm::gpu

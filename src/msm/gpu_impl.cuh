@@ -1,0 +1,312 @@
+// Kernel and host templates of the GPU MSM, instantiated per curve in gpu_<curve>.cu so the two
+// (long) device compilations run in parallel.
+#pragma once
+
+#include <algorithm>
+#include <cub/device/device_radix_sort.cuh>
+#include <vector>
+
+#include "cuda/device_buffer.hpp"
+#include "cuda/error.hpp"
+#include "msm/digits.hpp"
+#include "msm/gpu.hpp"
+
+namespace cuzk::msm::gpu {
+
+namespace {
+
+constexpr unsigned kThreads = 128;
+constexpr std::uint32_t kSignBit = 0x80000000u;
+
+template <class C>
+using Xyzz = ec::XYZZ<C>;
+
+unsigned blocks_for(std::size_t items) {
+  return static_cast<unsigned>((items + kThreads - 1) / kThreads);
+}
+
+// Window size: near floor(log2(1.5 n)) - 8 (sppark's rule of thumb), restricted to sizes whose top window
+// keeps at least half of the bits: with only a few top bits, n points crowd into a handful of buckets
+// (a 2^20 MSM with c = 12 has 8 live top buckets of 2^17 points each).
+std::size_t choose_gpu_window(std::size_t n, std::size_t scalar_bits) {
+  std::size_t lg = 0;
+  while ((std::size_t(1) << (lg + 1)) <= n + n / 2) ++lg;  // floor(log2(1.5 n))
+  const std::size_t target = std::clamp<std::size_t>(lg > 8 ? lg - 8 : 1, 8, 18);
+  std::size_t best = target;
+  double best_cost = -1;
+  for (std::size_t c = target > 11 ? target - 3 : 8; c <= std::min<std::size_t>(target + 2, 20); ++c) {
+    const std::size_t w = window_count(scalar_bits, c), top = scalar_bits + 1 - (w - 1) * c;
+    if (2 * top < c) continue;
+    const double cost = double(n) * double(w) + double(w) * double(std::size_t(1) << c);
+    if (best_cost < 0 || cost < best_cost) best = c, best_cost = cost;
+  }
+  return best;
+}
+
+// Signed digits of every scalar in the slice: pair (window·2^(c-1) + |d|-1, point | sign) or the
+// sentinel key `skip` for zero digits (sorted to the end and ignored).
+template <std::size_t N>
+__global__ void digits_kernel(const ff::BigInt<N>* scalars, const std::uint32_t* index, std::size_t begin,
+                              std::size_t count, unsigned c, unsigned w, std::uint32_t* keys,
+                              std::uint32_t* vals) {
+  std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (k >= count) return;
+  const std::uint32_t i = index ? index[begin + k] : static_cast<std::uint32_t>(begin + k);
+  const ff::BigInt<N> s = scalars[i];
+  const std::uint32_t half = 1u << (c - 1), skip = w * half;
+  std::uint32_t carry = 0;
+  for (unsigned win = 0; win < w; ++win) {
+    std::uint32_t d = window_bits(s, std::size_t(win) * c, c) + carry;
+    carry = d > half ? 1 : 0;
+    std::int32_t sd = static_cast<std::int32_t>(d) - static_cast<std::int32_t>(carry << c);
+    std::size_t out = std::size_t(win) * count + k;
+    if (sd == 0) {
+      keys[out] = skip;
+      vals[out] = 0;
+    } else {
+      std::uint32_t mag = static_cast<std::uint32_t>(sd < 0 ? -sd : sd);
+      keys[out] = win * half + mag - 1;
+      vals[out] = i | (sd < 0 ? kSignBit : 0u);
+    }
+  }
+}
+
+__global__ void bounds_kernel(const std::uint32_t* keys, std::size_t total, std::uint32_t skip,
+                              std::uint32_t* start, std::uint32_t* end) {
+  std::size_t p = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (p >= total) return;
+  std::uint32_t key = keys[p];
+  if (key >= skip) return;
+  if (p == 0 || keys[p - 1] != key) start[key] = static_cast<std::uint32_t>(p);
+  if (p + 1 == total || keys[p + 1] != key) end[key] = static_cast<std::uint32_t>(p + 1);
+}
+
+// Bucket accumulation over fixed segments of kSeg sorted entries, so a crowded bucket is shared by many
+// threads. A run of one bucket that lies inside the segment is added to its bucket directly (no other
+// thread touches it this slice); a run that continues from the previous segment goes to head[t], one that
+// continues into the next goes to tail[t], and merge_kernel folds those pieces into the bucket.
+constexpr std::size_t kSeg = 64;
+
+template <class C>
+__global__ void accumulate_kernel(const ec::Affine<C>* points, const std::uint32_t* keys,
+                                  const std::uint32_t* vals, std::size_t total, std::uint32_t skip,
+                                  Xyzz<C>* buckets, Xyzz<C>* head, Xyzz<C>* tail) {
+  const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  const std::size_t begin = t * kSeg;
+  if (begin >= total) return;
+  const std::size_t end = begin + kSeg < total ? begin + kSeg : total;
+  std::size_t p = begin;
+  while (p < end) {
+    const std::uint32_t key = keys[p];
+    if (key >= skip) return;  // zero digits sort last
+    Xyzz<C> acc = Xyzz<C>::infinity();
+    std::size_t q = p;
+    for (; q < end && keys[q] == key; ++q) {
+      const std::uint32_t v = vals[q];
+      ec::Affine<C> pt = points[v & ~kSignBit];
+      if (v & kSignBit) pt = -pt;
+      acc = acc.add_affine(pt);
+    }
+    const bool from_before = p == begin && p > 0 && keys[p - 1] == key;
+    const bool into_next = q == end && q < total && keys[q] == key;
+    if (from_before)
+      head[t] = acc;
+    else if (into_next)
+      tail[t] = acc;
+    else
+      buckets[key] += acc;
+    p = q;
+  }
+}
+
+// Folds the pieces of buckets whose run crosses segment boundaries: tail of the first segment, heads of
+// the following ones.
+template <class C>
+__global__ void merge_kernel(const std::uint32_t* start, const std::uint32_t* end, std::size_t buckets_n,
+                             const Xyzz<C>* head, const Xyzz<C>* tail, Xyzz<C>* buckets) {
+  const std::size_t b = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (b >= buckets_n) return;
+  const std::uint32_t s = start[b], e = end[b];
+  if (s == e) return;
+  const std::size_t t0 = s / kSeg, t1 = (e - 1) / kSeg;
+  if (t0 == t1) return;
+  Xyzz<C> acc = tail[t0];
+  for (std::size_t t = t0 + 1; t <= t1; ++t) acc += head[t];
+  buckets[b] += acc;
+}
+
+template <class C>
+__global__ void fill_infinity_kernel(Xyzz<C>* a, std::size_t n) {
+  std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < n) a[i] = Xyzz<C>::infinity();
+}
+
+// Per (window, segment of L buckets): seg_sum = Σ B_b, seg_weighted = Σ (b - lo + 1)·B_b.
+template <class C>
+__global__ void segment_kernel(const Xyzz<C>* buckets, std::size_t half, std::size_t seg_len,
+                               std::size_t segments_total, Xyzz<C>* seg_sum, Xyzz<C>* seg_weighted) {
+  std::size_t g = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (g >= segments_total) return;
+  const std::size_t segs_per_window = half / seg_len;
+  const std::size_t win = g / segs_per_window, seg = g % segs_per_window;
+  const Xyzz<C>* b = buckets + win * half + seg * seg_len;
+  Xyzz<C> running = Xyzz<C>::infinity(), total = Xyzz<C>::infinity();
+  for (std::size_t i = seg_len; i-- > 0;) {
+    running += b[i];
+    total += running;
+  }
+  seg_sum[g] = running;
+  seg_weighted[g] = total;
+}
+
+// Per window: T = Σ_s seg_weighted[s] and U = Σ_s s·seg_sum[s]; the window sum is T + L·U.
+template <class C>
+__global__ void window_kernel(const Xyzz<C>* seg_sum, const Xyzz<C>* seg_weighted, std::size_t segs,
+                              std::size_t windows, Xyzz<C>* t_out, Xyzz<C>* u_out) {
+  std::size_t win = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (win >= windows) return;
+  const Xyzz<C>* s = seg_sum + win * segs;
+  const Xyzz<C>* wt = seg_weighted + win * segs;
+  Xyzz<C> running = Xyzz<C>::infinity(), u = Xyzz<C>::infinity(), t = Xyzz<C>::infinity();
+  for (std::size_t i = segs; i-- > 0;) {
+    t += wt[i];
+    if (i > 0) {
+      running += s[i];
+      u += running;
+    }
+  }
+  t_out[win] = t;
+  u_out[win] = u;
+}
+
+// Batch addition: each thread sums a strided subset; partials reduced by fold_kernel.
+template <class C>
+__global__ void batch_add_kernel(const ec::Affine<C>* points, const std::uint32_t* index, std::size_t n,
+                                 Xyzz<C>* partial) {
+  std::size_t tid = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  Xyzz<C> acc = Xyzz<C>::infinity();
+  for (std::size_t k = tid; k < n; k += stride) acc = acc.add_affine(points[index ? index[k] : k]);
+  partial[tid] = acc;
+}
+
+// out[i] = Σ_{j<f} in[i·f + j] (bounded by n)
+template <class C>
+__global__ void fold_kernel(const Xyzz<C>* in, std::size_t n, std::size_t f, Xyzz<C>* out, std::size_t m) {
+  std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i >= m) return;
+  Xyzz<C> acc = Xyzz<C>::infinity();
+  for (std::size_t j = i * f; j < std::min(n, (i + 1) * f); ++j) acc += in[j];
+  out[i] = acc;
+}
+
+template <class C>
+ec::Jacobian<C> sum_on_host(const cuda::DeviceBuffer<Xyzz<C>>& d, std::size_t n, cudaStream_t stream) {
+  std::vector<Xyzz<C>> h(n);
+  d.download(h.data(), n, stream);
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  Xyzz<C> acc = Xyzz<C>::infinity();
+  for (const auto& x : h) acc += x;
+  return acc.to_jacobian();
+}
+
+}  // namespace
+
+template <class C>
+ec::Jacobian<C> batch_add(const ec::Affine<C>* d_points, std::size_t n, cudaStream_t stream,
+                          const std::uint32_t* d_index) {
+  if (n == 0) return ec::Jacobian<C>::infinity();
+  int sms = 0, dev = 0;
+  CUZK_CUDA_CHECK(cudaGetDevice(&dev));
+  CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  const std::size_t threads = std::min<std::size_t>(std::size_t(sms) * 4 * kThreads, (n + 15) / 16 * 1);
+  const std::size_t blocks = std::max<std::size_t>(1, (threads + kThreads - 1) / kThreads);
+  const std::size_t total = blocks * kThreads;
+  cuda::DeviceBuffer<Xyzz<C>> partial(total), folded((total + 63) / 64);
+  batch_add_kernel<C>
+      <<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(d_points, d_index, n, partial.data());
+  cuda::check_last_launch("msm batch_add_kernel");
+  const std::size_t m = (total + 63) / 64;
+  fold_kernel<C><<<blocks_for(m), kThreads, 0, stream>>>(partial.data(), total, 64, folded.data(), m);
+  cuda::check_last_launch("msm fold_kernel");
+  return sum_on_host<C>(folded, m, stream);
+}
+
+template <class C, std::size_t N>
+ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_scalars, std::size_t n,
+                          cudaStream_t stream, const std::uint32_t* d_index, Options opt) {
+  if (n == 0) return ec::Jacobian<C>::infinity();
+  const std::size_t bits = C::Scalar::bits();
+  const std::size_t c = opt.window_bits ? opt.window_bits : choose_gpu_window(n, bits);
+  const std::size_t w = window_count(bits, c);
+  const std::size_t half = std::size_t(1) << (c - 1);
+  const std::size_t nb = w * half;
+  const std::uint32_t skip = static_cast<std::uint32_t>(nb);
+  int key_bits = 1;
+  while ((std::uint64_t(1) << key_bits) <= skip) ++key_bits;
+
+  cuda::DeviceBuffer<Xyzz<C>> buckets(nb);
+  fill_infinity_kernel<C><<<blocks_for(nb), kThreads, 0, stream>>>(buckets.data(), nb);
+  cuda::check_last_launch("msm fill_infinity");
+
+  const std::size_t chunk = std::min(n, opt.max_chunk);
+  const std::size_t pairs = chunk * w;
+  cuda::DeviceBuffer<std::uint32_t> keys(pairs), vals(pairs), keys_sorted(pairs), vals_sorted(pairs);
+  cuda::DeviceBuffer<std::uint32_t> start(nb), end(nb);
+  const std::size_t segments = (pairs + kSeg - 1) / kSeg;
+  cuda::DeviceBuffer<Xyzz<C>> head(segments), tail(segments);
+  std::size_t temp_bytes = 0;
+  CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_sorted.data(),
+                                                  vals.data(), vals_sorted.data(), pairs, 0, key_bits,
+                                                  stream));
+  cuda::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
+
+  for (std::size_t begin = 0; begin < n; begin += chunk) {
+    const std::size_t count = std::min(chunk, n - begin), total = count * w;
+    digits_kernel<N><<<blocks_for(count), kThreads, 0, stream>>>(
+        d_scalars, d_index, begin, count, static_cast<unsigned>(c), static_cast<unsigned>(w), keys.data(),
+        vals.data());
+    cuda::check_last_launch("msm digits_kernel");
+    std::size_t bytes = temp_bytes;
+    CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys.data(), keys_sorted.data(),
+                                                    vals.data(), vals_sorted.data(), total, 0, key_bits,
+                                                    stream));
+    start.memset_async(0, stream);
+    end.memset_async(0, stream);
+    bounds_kernel<<<blocks_for(total), kThreads, 0, stream>>>(keys_sorted.data(), total, skip, start.data(),
+                                                              end.data());
+    cuda::check_last_launch("msm bounds_kernel");
+    accumulate_kernel<C><<<blocks_for((total + kSeg - 1) / kSeg), kThreads, 0, stream>>>(
+        d_points, keys_sorted.data(), vals_sorted.data(), total, skip, buckets.data(), head.data(),
+        tail.data());
+    cuda::check_last_launch("msm accumulate_kernel");
+    merge_kernel<C><<<blocks_for(nb), kThreads, 0, stream>>>(start.data(), end.data(), nb, head.data(),
+                                                             tail.data(), buckets.data());
+    cuda::check_last_launch("msm merge_kernel");
+  }
+
+  const std::size_t seg_len = std::min<std::size_t>(half, 64);
+  const std::size_t segs = half / seg_len, seg_total = w * segs;
+  cuda::DeviceBuffer<Xyzz<C>> seg_sum(seg_total), seg_weighted(seg_total), t(w), u(w);
+  segment_kernel<C><<<blocks_for(seg_total), kThreads, 0, stream>>>(buckets.data(), half, seg_len, seg_total,
+                                                                    seg_sum.data(), seg_weighted.data());
+  cuda::check_last_launch("msm segment_kernel");
+  window_kernel<C><<<blocks_for(w), kThreads, 0, stream>>>(seg_sum.data(), seg_weighted.data(), segs, w,
+                                                           t.data(), u.data());
+  cuda::check_last_launch("msm window_kernel");
+  std::vector<Xyzz<C>> ht(w), hu(w);
+  t.download(ht.data(), w, stream);
+  u.download(hu.data(), w, stream);
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+  ec::Jacobian<C> acc = ec::Jacobian<C>::infinity();
+  for (std::size_t win = w; win-- > 0;) {
+    for (std::size_t i = 0; i < c; ++i) acc = acc.dbl();
+    ec::Jacobian<C> uw = hu[win].to_jacobian();
+    for (std::size_t L = seg_len; L > 1; L /= 2) uw = uw.dbl();
+    acc += ht[win].to_jacobian() + uw;
+  }
+  return acc;
+}
+
+}  // namespace cuzk::msm::gpu

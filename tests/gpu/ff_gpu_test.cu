@@ -1,0 +1,64 @@
+// Field arithmetic on the device (32-bit-limb Montgomery) against the host, all four prime fields
+// and Fp2, on random inputs.
+#include <gtest/gtest.h>
+
+#include "ec/bls12_381.hpp"
+#include "ec/bn254.hpp"
+#include "gpu/gpu_test_util.hpp"
+
+namespace cuzk {
+namespace {
+
+template <class F>
+__global__ void arith_kernel(const F* a, const F* b, F* mul, F* sqr, F* add, F* sub, std::size_t n) {
+  std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  mul[i] = a[i] * b[i];
+  sqr[i] = a[i].sqr();
+  add[i] = a[i] + b[i];
+  sub[i] = a[i] - b[i];
+}
+
+template <class F>
+class FieldGpuTest : public ::testing::Test {};
+using Fields =
+    ::testing::Types<Bn254::Fq, Bn254::Fr, Bls12_381::Fq, Bls12_381::Fr, Bn254::Fq2, Bls12_381::Fq2>;
+TYPED_TEST_SUITE(FieldGpuTest, Fields);
+
+template <class F>
+std::vector<F> random_any(std::size_t n, std::uint64_t seed) {
+  if constexpr (requires { F::modulus(); }) {
+    return test::random_field_vector<F>(n, seed);
+  } else {
+    auto c0 = test::random_field_vector<typename F::Base>(n, seed);
+    auto c1 = test::random_field_vector<typename F::Base>(n, seed + 1);
+    std::vector<F> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = {c0[i], c1[i]};
+    return v;
+  }
+}
+
+TYPED_TEST(FieldGpuTest, MatchesHost) {
+  CUZK_REQUIRE_GPU();
+  using F = TypeParam;
+  const std::size_t n = 1 << 14;
+  auto a = random_any<F>(n, 1), b = random_any<F>(n, 2);
+  a[0] = F::zero();  // edge values among the random ones
+  b[1] = F::one();
+  b[2] = -F::one();
+  auto da = test::to_device(a), db = test::to_device(b);
+  cuda::DeviceBuffer<F> mul(n), sqr(n), add(n), sub(n);
+  arith_kernel<F>
+      <<<(n + 127) / 128, 128>>>(da.data(), db.data(), mul.data(), sqr.data(), add.data(), sub.data(), n);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  auto hm = test::to_host(mul), hs = test::to_host(sqr), ha = test::to_host(add), hd = test::to_host(sub);
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(hm[i], a[i] * b[i]) << i;
+    ASSERT_EQ(hs[i], a[i].sqr()) << i;
+    ASSERT_EQ(ha[i], a[i] + b[i]) << i;
+    ASSERT_EQ(hd[i], a[i] - b[i]) << i;
+  }
+}
+
+}  // namespace
+}  // namespace cuzk
