@@ -4,8 +4,9 @@
 # Needs a Release build in build/ (scripts/build) and tools/node (scripts/setup).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-CUZK="$ROOT/build/src/cuzk"
-BENCH="$ROOT/build/bench/cuzk-bench"
+BUILD="${CUZK_BUILD_DIR:-$ROOT/build}"
+CUZK="$BUILD/src/cuzk"
+BENCH="$BUILD/bench/cuzk-bench"
 SNARKJS="$ROOT/tools/node/node_modules/.bin/snarkjs"
 WORK="${CUZK_BENCH_WORK:-/tmp/cuzk-bench}"
 curve=$1; shift
