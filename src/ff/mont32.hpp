@@ -14,7 +14,7 @@
 namespace cuzk::ff::mont32 {
 
 template <std::size_t N64>
-__device__ __noinline__ void mul(std::uint64_t* out, const std::uint64_t* a64, const std::uint64_t* b64,
+__device__ __forceinline__ void mul_inline(std::uint64_t* out, const std::uint64_t* a64, const std::uint64_t* b64,
                                  const std::uint64_t* p64, std::uint32_t pinv) {
   constexpr std::size_t n = 2 * N64;
   std::uint32_t a[n], b[n], p[n], t[n];
@@ -62,6 +62,14 @@ __device__ __noinline__ void mul(std::uint64_t* out, const std::uint64_t* a64, c
     std::uint32_t lo = keep ? t[2 * i] : d[2 * i], hi = keep ? t[2 * i + 1] : d[2 * i + 1];
     out[i] = (static_cast<std::uint64_t>(hi) << 32) | lo;
   }
+}
+
+// The called form used by default (see above); hot loops with few multiplications (NTT butterflies)
+// use mul_inline through Field::mul_inlined.
+template <std::size_t N64>
+__device__ __noinline__ void mul(std::uint64_t* out, const std::uint64_t* a64, const std::uint64_t* b64,
+                                 const std::uint64_t* p64, std::uint32_t pinv) {
+  mul_inline<N64>(out, a64, b64, p64, pinv);
 }
 
 }  // namespace cuzk::ff::mont32

@@ -309,4 +309,11 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_
   return acc;
 }
 
+// Explicit instantiation for one group (used by gpu_<curve>.cu).
+#define CUZK_MSM_INSTANTIATE(Cfg)                                                                         \
+  template ec::Jacobian<Cfg> pippenger<Cfg, 4>(const ec::Affine<Cfg>*, const ff::BigInt<4>*, std::size_t, \
+                                               cudaStream_t, const std::uint32_t*, Options);              \
+  template ec::Jacobian<Cfg> batch_add<Cfg>(const ec::Affine<Cfg>*, std::size_t, cudaStream_t,            \
+                                            const std::uint32_t*);
+
 }  // namespace cuzk::msm::gpu

@@ -23,6 +23,20 @@ __device__ __forceinline__ Fr twiddle(const Fr* t, std::size_t n, std::size_t e,
   return inv ? -t[n - 2 * e] : t[2 * e];
 }
 
+// The radix-2 butterfly: Gentleman–Sande (x+y, (x-y)·w) or Cooley–Tukey (x+yw, x-yw).
+template <class Fr, bool kDif>
+__device__ __forceinline__ void butterfly(Fr& x, Fr& y, const Fr& w) {
+  if constexpr (kDif) {
+    Fr d = x - y;
+    x = x + y;
+    y = d.mul_inlined(w);
+  } else {
+    Fr t = y.mul_inlined(w);
+    y = x - t;
+    x = x + t;
+  }
+}
+
 // One radix-2 stage with half-size h over the whole vector (h ≥ 2^kSharedLog).
 template <class Fr, bool kDif>
 __global__ void stage_kernel(Fr* a, const Fr* t, std::size_t n, std::size_t h, bool inv) {
@@ -32,14 +46,9 @@ __global__ void stage_kernel(Fr* a, const Fr* t, std::size_t n, std::size_t h, b
   std::size_t k = tid % h, i = (tid / h) * 2 * h + k, j = i + h;
   Fr w = twiddle(t, n, k * (n / (2 * h)), inv);
   Fr x = v[i], y = v[j];
-  if constexpr (kDif) {
-    v[i] = x + y;
-    v[j] = (x - y) * w;
-  } else {
-    y = y * w;
-    v[i] = x + y;
-    v[j] = x - y;
-  }
+  butterfly<Fr, kDif>(x, y, w);
+  v[i] = x;
+  v[j] = y;
 }
 
 // All stages with half-size h < min(n, 2^kSharedLog), on blocks of B = 2^lb contiguous elements.
@@ -58,14 +67,9 @@ __global__ void shared_kernel(Fr* a, const Fr* t, std::size_t n, unsigned lb, bo
       std::size_t k = tid % h, i = (tid / h) * 2 * h + k, j = i + h;
       Fr w = twiddle(t, n, k * (n / (2 * h)), inv);
       Fr x = s[i], y = s[j];
-      if constexpr (kDif) {
-        s[i] = x + y;
-        s[j] = (x - y) * w;
-      } else {
-        y = y * w;
-        s[i] = x + y;
-        s[j] = x - y;
-      }
+      butterfly<Fr, kDif>(x, y, w);
+      s[i] = x;
+      s[j] = y;
     }
     __syncthreads();
   }
@@ -92,7 +96,7 @@ __global__ void scale_kernel(Fr* a, const Fr* t, std::size_t n, unsigned log_n, 
   if (pos >= n) return;
   Fr* v = a + blockIdx.y * n;
   Fr f = coset ? scale * t[bitrev(pos, log_n)] : scale;
-  v[pos] = v[pos] * f;
+  v[pos] = v[pos].mul_inlined(f);
 }
 
 // table[k·B + j] = base[k]·small[j]
