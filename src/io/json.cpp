@@ -157,7 +157,7 @@ json point_json(const A& p) {
 // addition chains skip a constant factor): e^(2z(6z²+3z+1)) on BN254 (z = 4965661367192848881, the
 // Fuentes-Castañeda et al. chain) and e^3 on BLS12-381. Verifiers only compare products with 1, so
 // this does not matter there, but vk_alphabeta_12 is written as a value; raising ours to the same
-// power makes it identical to what snarkjs writes (checked in io_test).
+// power makes it identical to what snarkjs writes (checked in io_json_test).
 template <class Curve>
 typename Curve::Fr::Int snarkjs_gt_exponent() {
   using Fr = typename Curve::Fr;
@@ -326,7 +326,7 @@ std::string vk_to_json(const groth16::VerifyingKey<Curve>& vk, bool with_alphabe
   j["vk_delta_2"] = point_json(vk.delta2);
   if (with_alphabeta) {
     // ffjavascript's Gt.toObject: Fq12 = [c0, c1] over Fq6 = [c0, c1, c2] over Fq2 = [c0, c1], the same
-    // tower as ours (checked against snarkjs verification_key.json files in io_test).
+    // tower as ours (checked against snarkjs verification_key.json files in io_json_test).
     const auto ab = pairing::pairing<Curve>(vk.alpha1, vk.beta2).pow(snarkjs_gt_exponent<Curve>());
     json f12 = json::array();
     for (const auto* f6 : {&ab.c0, &ab.c1})
