@@ -32,8 +32,8 @@ int describe_json(const std::string& path) {
                              e.what() + ")");
   }
   if (j.is_array()) {
-    auto curve_hint = j.size();
-    std::cout << path << ": public inputs (public.json), " << curve_hint << " values\n";
+    // public.json carries no curve; its values are checked against r when a verifier reads them.
+    std::cout << path << ": public inputs (public.json), " << j.size() << " values\n";
     return kOk;
   }
   const auto curve = io::peek_json_curve(path);
