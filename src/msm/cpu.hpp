@@ -81,7 +81,9 @@ Jacobian<C> pippenger(const Affine<C>* points, const ff::BigInt<N>* scalars, std
   if (bits == 0) return Jacobian<C>::infinity();
 
   const std::size_t threads = std::max<std::size_t>(1, tbb::this_task_arena::max_concurrency());
-  const std::size_t chunks = std::max<std::size_t>(1, std::min(n / 64 + 1, threads * 2));
+  // One chunk per thread: more chunks repeat the bucket reduction per chunk, and measured 5% slower on
+  // whole proofs (Prove/BN254/16 and /18, 2 threads) with two per thread.
+  const std::size_t chunks = std::max<std::size_t>(1, std::min(n / 64 + 1, threads));
   const std::size_t per_chunk = (n + chunks - 1) / chunks;
   const std::size_t c = choose_window(per_chunk);
   const std::size_t w = window_count(bits, c);
