@@ -131,12 +131,7 @@ struct Field {
   CUZK_HD CUZK_FF_ASM_INLINE constexpr Field operator*(const Field& b) const {
 #if defined(__CUDA_ARCH__)
     // The GPU has no fast 64-bit multiply: run the same CIOS on 32-bit limbs of the same bytes.
-    if (!std::is_constant_evaluated()) {
-      constexpr Int p = modulus();
-      Field r;
-      mont32::mul<N>(r.l, l, b.l, p.v, static_cast<std::uint32_t>(inv()));
-      return r;
-    }
+    if (!std::is_constant_evaluated()) return from_raw(mont32::mul<Params, N>(raw(), b.raw()));
 #endif
 #if CUZK_FF_X86_ASM
     if constexpr (x86::kHasMontMul<N>) {

@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ff/bigint.hpp"
+
 namespace cuzk::ff::mont32 {
 
 template <std::size_t N64>
@@ -64,12 +66,19 @@ __device__ __forceinline__ void mul_inline(std::uint64_t* out, const std::uint64
   }
 }
 
-// The called form used by default (see above); hot loops with few multiplications (NTT butterflies)
-// use mul_inline through Field::mul_inlined.
-template <std::size_t N64>
-__device__ __noinline__ void mul(std::uint64_t* out, const std::uint64_t* a64, const std::uint64_t* b64,
-                                 const std::uint64_t* p64, std::uint32_t pinv) {
-  mul_inline<N64>(out, a64, b64, p64, pinv);
+// The called form used by default (see above). Operands and result travel by value: taking them by
+// pointer forced every field element into local memory (a 1-3 KB stack frame per MSM thread).
+template <class Params, std::size_t N64>
+__device__ __noinline__ BigInt<N64> mul(BigInt<N64> a, BigInt<N64> b) {
+  constexpr BigInt<N64> p = Params::modulus();
+  constexpr std::uint64_t pinv64 = [] {
+    std::uint64_t p0 = Params::modulus().v[0], x = 1;
+    for (int i = 0; i < 7; ++i) x *= 2 - p0 * x;
+    return ~x + 1;
+  }();
+  BigInt<N64> r;
+  mul_inline<N64>(r.v, a.v, b.v, p.v, static_cast<std::uint32_t>(pinv64));
+  return r;
 }
 
 }  // namespace cuzk::ff::mont32
