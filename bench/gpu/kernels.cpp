@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -51,6 +52,14 @@ double median_ms(int reps, cudaStream_t stream, Fn&& fn) {
   return t[t.size() / 2];
 }
 
+// Tuning experiments without a rebuild: CUZK_BENCH_MSM_WINDOW=c, CUZK_BENCH_MSM_CHUNK_LOG=k.
+msm::gpu::Options msm_options() {
+  msm::gpu::Options o;
+  if (const char* c = std::getenv("CUZK_BENCH_MSM_WINDOW")) o.window_bits = std::stoul(c);
+  if (const char* k = std::getenv("CUZK_BENCH_MSM_CHUNK_LOG")) o.max_chunk = std::size_t(1) << std::stoul(k);
+  return o;
+}
+
 template <class Cfg>
 void bench_msm(const char* name, const std::vector<int>& logs, int reps, cudaStream_t stream) {
   using A = ec::Affine<Cfg>;
@@ -66,8 +75,9 @@ void bench_msm(const char* name, const std::vector<int>& logs, int reps, cudaStr
   d_scalars.upload(plain.data(), max_n, stream);
   for (int lg : logs) {
     const std::size_t n = std::size_t(1) << lg;
-    double ms = median_ms(reps, stream,
-                          [&] { msm::gpu::pippenger<Cfg>(d_points.data(), d_scalars.data(), n, stream); });
+    double ms = median_ms(reps, stream, [&] {
+      msm::gpu::pippenger<Cfg>(d_points.data(), d_scalars.data(), n, stream, nullptr, msm_options());
+    });
     std::printf("| MSM %-16s | 2^%-2d | %10.2f |\n", name, lg, ms);
     std::fflush(stdout);
   }
@@ -96,6 +106,8 @@ std::vector<int> range(int lo, int hi, int step) {
 
 }  // namespace
 
+void bench_field_rates(cudaStream_t stream);  // field_rate.cu
+
 int run_kernels(int argc, char** argv) {
   if (cuda::device_count() == 0) {
     std::fprintf(stderr, "cuzk-bench kernels: no CUDA device\n");
@@ -112,8 +124,8 @@ int run_kernels(int argc, char** argv) {
   auto ntt_logs = range(16, std::min(max_log, 27), 2);
   if (max_log >= 27) ntt_logs.push_back(27);  // the Filecoin PoRep domain
   auto want = [&](const char* k) { return only.empty() || only.find(k) != std::string::npos; };
-  if (want("ntt"))
-    bench_ntt<Bls12_381::Fr>("BLS12-381 Fr", ntt_logs, reps, s.get());
+  if (want("field")) bench_field_rates(s.get());
+  if (want("ntt")) bench_ntt<Bls12_381::Fr>("BLS12-381 Fr", ntt_logs, reps, s.get());
   if (want("ntt")) bench_ntt<Bn254::Fr>("BN254 Fr", ntt_logs, reps, s.get());
   if (want("g1")) bench_msm<Bls12_381::G1Cfg>("BLS12-381 G1", range(16, max_log, 2), reps, s.get());
   if (want("g1")) bench_msm<Bn254::G1Cfg>("BN254 G1", range(16, std::min(max_log, 26), 2), reps, s.get());

@@ -22,8 +22,10 @@
 namespace cuzk::msm::gpu {
 
 struct Options {
-  std::size_t window_bits = 0;       // 0: chosen from n
-  std::size_t max_chunk = 1u << 24;  // points per slice
+  std::size_t window_bits = 0;  // 0: chosen from n
+  // Points per slice; 0: as many as fit in a third of the free device memory (at most 2^26, at least
+  // 2^20). Every slice after the first costs one more bucket merge.
+  std::size_t max_chunk = 0;
 };
 
 // Σ scalars[i]·points[i]; both arrays in device memory; scalars plain (not Montgomery), < 2^(64·N).

@@ -8,6 +8,7 @@
 
 #include "cuda/device_buffer.hpp"
 #include "cuda/error.hpp"
+#include "cuda/phase_timer.hpp"
 #include "msm/digits.hpp"
 #include "msm/gpu.hpp"
 
@@ -82,101 +83,137 @@ __global__ void bounds_kernel(const std::uint32_t* keys, std::size_t total, std:
 }
 
 // Bucket accumulation over fixed segments of kSeg sorted entries, so a crowded bucket is shared by many
-// threads. A run of one bucket that lies inside the segment is added to its bucket directly (no other
-// thread touches it this slice); a run that continues from the previous segment goes to head[t], one that
-// continues into the next goes to tail[t], and merge_kernel folds those pieces into the bucket.
+// threads. A run of one bucket that lies inside the segment is stored to partial[bucket] (no other
+// thread touches that bucket this slice); a run that continues from the previous segment goes to
+// head[t], one that continues into the next goes to tail[t]; merge_kernel folds the pieces into the
+// bucket. Only stores happen here: an addition into the bucket at a run's end would be taken by one
+// thread at a time while the rest of its warp waits.
 constexpr std::size_t kSeg = 64;
 
 template <class C>
 __global__ void accumulate_kernel(const ec::Affine<C>* points, const std::uint32_t* keys,
                                   const std::uint32_t* vals, std::size_t total, std::uint32_t skip,
-                                  Xyzz<C>* buckets, Xyzz<C>* head, Xyzz<C>* tail) {
+                                  Xyzz<C>* partial, Xyzz<C>* head, Xyzz<C>* tail) {
   const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   const std::size_t begin = t * kSeg;
   if (begin >= total) return;
   const std::size_t end = begin + kSeg < total ? begin + kSeg : total;
-  std::size_t p = begin;
-  while (p < end) {
-    const std::uint32_t key = keys[p];
-    if (key >= skip) return;  // zero digits sort last
-    Xyzz<C> acc = Xyzz<C>::infinity();
-    std::size_t q = p;
-    for (; q < end && keys[q] == key; ++q) {
-      const std::uint32_t v = vals[q];
-      ec::Affine<C> pt = points[v & ~kSignBit];
-      if (v & kSignBit) pt = -pt;
-      acc = acc.add_affine(pt);
-    }
-    const bool from_before = p == begin && p > 0 && keys[p - 1] == key;
-    const bool into_next = q == end && q < total && keys[q] == key;
-    if (from_before)
+  // Where a finished run of `key` goes: see above.
+  auto flush = [&](std::uint32_t key, std::size_t run_begin, std::size_t run_end, const Xyzz<C>& acc) {
+    if (run_begin == begin && begin > 0 && keys[begin - 1] == key)
       head[t] = acc;
-    else if (into_next)
+    else if (run_end == end && end < total && keys[end] == key)
       tail[t] = acc;
     else
-      buckets[key] += acc;
-    p = q;
+      partial[key] = acc;  // the bucket's whole run in this slice: a store, never a divergent addition
+  };
+  // One flat loop over the segment (not a loop per run): the warp stays converged on the point
+  // addition, and only the rare run change diverges.
+  std::uint32_t cur = keys[begin];
+  if (cur >= skip) return;  // zero digits sort last
+  std::size_t run_begin = begin;
+  Xyzz<C> acc = Xyzz<C>::infinity();
+  for (std::size_t p = begin; p < end; ++p) {
+    const std::uint32_t key = keys[p];
+    if (key != cur) {
+      flush(cur, run_begin, p, acc);
+      if (key >= skip) return;
+      cur = key;
+      run_begin = p;
+      acc = Xyzz<C>::infinity();
+    }
+    const std::uint32_t v = vals[p];
+    ec::Affine<C> pt = points[v & ~kSignBit];
+    if (v & kSignBit) pt = -pt;
+    acc = acc.add_affine(pt);
   }
+  flush(cur, run_begin, end, acc);
 }
 
-// Folds the pieces of buckets whose run crosses segment boundaries: tail of the first segment, heads of
-// the following ones.
+// Per bucket, the sum of this slice's entries: partial[b] when its run lies inside one segment,
+// otherwise the tail of its first segment plus the heads of the following ones. The first slice stores
+// (infinity for untouched buckets), later slices add.
 template <class C>
 __global__ void merge_kernel(const std::uint32_t* start, const std::uint32_t* end, std::size_t buckets_n,
-                             const Xyzz<C>* head, const Xyzz<C>* tail, Xyzz<C>* buckets) {
+                             const Xyzz<C>* partial, const Xyzz<C>* head, const Xyzz<C>* tail,
+                             bool first_slice, Xyzz<C>* buckets) {
   const std::size_t b = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (b >= buckets_n) return;
   const std::uint32_t s = start[b], e = end[b];
-  if (s == e) return;
+  if (s == e) {
+    if (first_slice) buckets[b] = Xyzz<C>::infinity();
+    return;
+  }
   const std::size_t t0 = s / kSeg, t1 = (e - 1) / kSeg;
-  if (t0 == t1) return;
-  Xyzz<C> acc = tail[t0];
-  for (std::size_t t = t0 + 1; t <= t1; ++t) acc += head[t];
-  buckets[b] += acc;
+  Xyzz<C> acc;
+  if (t0 == t1) {
+    acc = partial[b];
+  } else {
+    acc = tail[t0];
+    for (std::size_t t = t0 + 1; t <= t1; ++t) acc += head[t];
+  }
+  buckets[b] = first_slice ? acc : buckets[b] + acc;
 }
 
-template <class C>
-__global__ void fill_infinity_kernel(Xyzz<C>* a, std::size_t n) {
-  std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (i < n) a[i] = Xyzz<C>::infinity();
-}
+// Window reduction. A window's sum is Σ_b (b+1)·B_b over its buckets B_0..B_{m-1} (bucket b holds
+// the points whose digit magnitude is b + 1). For `groups` arrays of m entries laid end to end, define
+// WS(X) = Σ_i (i+1)·X_i and SUM(X) = Σ_i X_i. Cutting X into segments of L entries with sums S_s and
+// local weighted sums W_s = Σ_j (j+1)·X_{sL+j}:
+//   WS(X) = SUM(W) + L·(WS(S) − SUM(S)),   SUM(X) = SUM(S),
+// and S, W (2·groups arrays of m/L entries) are the same problem, L times smaller. Every level is one
+// parallel kernel over all segments, instead of one thread walking a whole window.
+constexpr std::size_t kReduceSeg = 32;
 
-// Per (window, segment of L buckets): seg_sum = Σ B_b, seg_weighted = Σ (b - lo + 1)·B_b.
+// Per segment of `len` entries: sum[g] = Σ_j X_j, weighted[g] = Σ_j (j+1)·X_j (one running-sum pass).
 template <class C>
-__global__ void segment_kernel(const Xyzz<C>* buckets, std::size_t half, std::size_t seg_len,
-                               std::size_t segments_total, Xyzz<C>* seg_sum, Xyzz<C>* seg_weighted) {
-  std::size_t g = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (g >= segments_total) return;
-  const std::size_t segs_per_window = half / seg_len;
-  const std::size_t win = g / segs_per_window, seg = g % segs_per_window;
-  const Xyzz<C>* b = buckets + win * half + seg * seg_len;
+__global__ void segment_kernel(const Xyzz<C>* x, std::size_t len, std::size_t segments, Xyzz<C>* sum,
+                               Xyzz<C>* weighted) {
+  const std::size_t g = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (g >= segments) return;
+  const Xyzz<C>* b = x + g * len;
   Xyzz<C> running = Xyzz<C>::infinity(), total = Xyzz<C>::infinity();
-  for (std::size_t i = seg_len; i-- > 0;) {
+  for (std::size_t i = len; i-- > 0;) {
     running += b[i];
     total += running;
   }
-  seg_sum[g] = running;
-  seg_weighted[g] = total;
+  sum[g] = running;
+  weighted[g] = total;
 }
 
-// Per window: T = Σ_s seg_weighted[s] and U = Σ_s s·seg_sum[s]; the window sum is T + L·U.
+// ws = SUM(W) + L·(WS(S) − SUM(S)), sum = SUM(S), from the level below, whose groups [0, g) are the
+// S arrays and [g, 2g) the W arrays.
 template <class C>
-__global__ void window_kernel(const Xyzz<C>* seg_sum, const Xyzz<C>* seg_weighted, std::size_t segs,
-                              std::size_t windows, Xyzz<C>* t_out, Xyzz<C>* u_out) {
-  std::size_t win = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (win >= windows) return;
-  const Xyzz<C>* s = seg_sum + win * segs;
-  const Xyzz<C>* wt = seg_weighted + win * segs;
-  Xyzz<C> running = Xyzz<C>::infinity(), u = Xyzz<C>::infinity(), t = Xyzz<C>::infinity();
-  for (std::size_t i = segs; i-- > 0;) {
-    t += wt[i];
-    if (i > 0) {
-      running += s[i];
-      u += running;
-    }
+__global__ void combine_kernel(const Xyzz<C>* low_ws, const Xyzz<C>* low_sum, std::size_t groups,
+                               unsigned log_len, Xyzz<C>* ws, Xyzz<C>* sum) {
+  const std::size_t g = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (g >= groups) return;
+  Xyzz<C> d = low_ws[g] + (-low_sum[g]);
+  for (unsigned i = 0; i < log_len; ++i) d = d.dbl();
+  ws[g] = low_sum[groups + g] + d;
+  sum[g] = low_sum[g];
+}
+
+// m must be a power of two.
+template <class C>
+void weighted_sums(const Xyzz<C>* x, std::size_t m, std::size_t groups, Xyzz<C>* ws, Xyzz<C>* sum,
+                   cudaStream_t stream) {
+  if (m <= kReduceSeg) {  // one thread per group
+    segment_kernel<C><<<blocks_for(groups), kThreads, 0, stream>>>(x, m, groups, sum, ws);
+    cuda::check_last_launch("msm segment_kernel");
+    return;
   }
-  t_out[win] = t;
-  u_out[win] = u;
+  const std::size_t segs = m / kReduceSeg, low_n = 2 * groups * segs;
+  cuda::DeviceBuffer<Xyzz<C>> low(low_n);  // S arrays, then W arrays
+  segment_kernel<C><<<blocks_for(groups * segs), kThreads, 0, stream>>>(x, kReduceSeg, groups * segs,
+                                                                        low.data(), low.data() + low_n / 2);
+  cuda::check_last_launch("msm segment_kernel");
+  cuda::DeviceBuffer<Xyzz<C>> low_ws(2 * groups), low_sum(2 * groups);
+  weighted_sums<C>(low.data(), segs, 2 * groups, low_ws.data(), low_sum.data(), stream);
+  unsigned log_len = 0;
+  while ((std::size_t(1) << log_len) < kReduceSeg) ++log_len;
+  combine_kernel<C>
+      <<<blocks_for(groups), kThreads, 0, stream>>>(low_ws.data(), low_sum.data(), groups, log_len, ws, sum);
+  cuda::check_last_launch("msm combine_kernel");
 }
 
 // Batch addition: each thread sums a strided subset; partials reduced by fold_kernel.
@@ -198,6 +235,19 @@ __global__ void fold_kernel(const Xyzz<C>* in, std::size_t n, std::size_t f, Xyz
   Xyzz<C> acc = Xyzz<C>::infinity();
   for (std::size_t j = i * f; j < std::min(n, (i + 1) * f); ++j) acc += in[j];
   out[i] = acc;
+}
+
+// Slice size for Options::max_chunk = 0. Per point and window a slice holds four 32-bit sort arrays,
+// CUB's temporary storage (about as much again) and the head/tail partials of its segments.
+template <class C>
+std::size_t auto_chunk(std::size_t n, std::size_t w) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUZK_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const double per_point = double(w) * (32.0 + 2.0 * sizeof(Xyzz<C>) / double(kSeg));
+  std::size_t chunk = std::size_t(1) << 20;
+  while (chunk < n && chunk < (std::size_t(1) << 26) && double(2 * chunk) * per_point <= free_bytes / 3.0)
+    chunk *= 2;
+  return std::min(n, chunk);
 }
 
 template <class C>
@@ -245,11 +295,10 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_
   int key_bits = 1;
   while ((std::uint64_t(1) << key_bits) <= skip) ++key_bits;
 
-  cuda::DeviceBuffer<Xyzz<C>> buckets(nb);
-  fill_infinity_kernel<C><<<blocks_for(nb), kThreads, 0, stream>>>(buckets.data(), nb);
-  cuda::check_last_launch("msm fill_infinity");
+  cuda::PhaseTimer trace("CUZK_MSM_TRACE", stream);
+  cuda::DeviceBuffer<Xyzz<C>> buckets(nb), partial(nb);
 
-  const std::size_t chunk = std::min(n, opt.max_chunk);
+  const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : auto_chunk<C>(n, w);
   const std::size_t pairs = chunk * w;
   cuda::DeviceBuffer<std::uint32_t> keys(pairs), vals(pairs), keys_sorted(pairs), vals_sorted(pairs);
   cuda::DeviceBuffer<std::uint32_t> start(nb), end(nb);
@@ -260,6 +309,7 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_
                                                   vals.data(), vals_sorted.data(), pairs, 0, key_bits,
                                                   stream));
   cuda::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
+  trace.mark("setup");
 
   for (std::size_t begin = 0; begin < n; begin += chunk) {
     const std::size_t count = std::min(chunk, n - begin), total = count * w;
@@ -267,44 +317,44 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_
         d_scalars, d_index, begin, count, static_cast<unsigned>(c), static_cast<unsigned>(w), keys.data(),
         vals.data());
     cuda::check_last_launch("msm digits_kernel");
+    trace.mark("digits");
     std::size_t bytes = temp_bytes;
     CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys.data(), keys_sorted.data(),
                                                     vals.data(), vals_sorted.data(), total, 0, key_bits,
                                                     stream));
+    trace.mark("sort");
     start.memset_async(0, stream);
     end.memset_async(0, stream);
     bounds_kernel<<<blocks_for(total), kThreads, 0, stream>>>(keys_sorted.data(), total, skip, start.data(),
                                                               end.data());
     cuda::check_last_launch("msm bounds_kernel");
+    trace.mark("bounds");
     accumulate_kernel<C><<<blocks_for((total + kSeg - 1) / kSeg), kThreads, 0, stream>>>(
-        d_points, keys_sorted.data(), vals_sorted.data(), total, skip, buckets.data(), head.data(),
+        d_points, keys_sorted.data(), vals_sorted.data(), total, skip, partial.data(), head.data(),
         tail.data());
     cuda::check_last_launch("msm accumulate_kernel");
-    merge_kernel<C><<<blocks_for(nb), kThreads, 0, stream>>>(start.data(), end.data(), nb, head.data(),
-                                                             tail.data(), buckets.data());
+    trace.mark("accumulate");
+    merge_kernel<C><<<blocks_for(nb), kThreads, 0, stream>>>(
+        start.data(), end.data(), nb, partial.data(), head.data(), tail.data(), begin == 0, buckets.data());
     cuda::check_last_launch("msm merge_kernel");
+    trace.mark("merge");
   }
 
-  const std::size_t seg_len = std::min<std::size_t>(half, 64);
-  const std::size_t segs = half / seg_len, seg_total = w * segs;
-  cuda::DeviceBuffer<Xyzz<C>> seg_sum(seg_total), seg_weighted(seg_total), t(w), u(w);
-  segment_kernel<C><<<blocks_for(seg_total), kThreads, 0, stream>>>(buckets.data(), half, seg_len, seg_total,
-                                                                    seg_sum.data(), seg_weighted.data());
-  cuda::check_last_launch("msm segment_kernel");
-  window_kernel<C><<<blocks_for(w), kThreads, 0, stream>>>(seg_sum.data(), seg_weighted.data(), segs, w,
-                                                           t.data(), u.data());
-  cuda::check_last_launch("msm window_kernel");
-  std::vector<Xyzz<C>> ht(w), hu(w);
-  t.download(ht.data(), w, stream);
-  u.download(hu.data(), w, stream);
+  cuda::DeviceBuffer<Xyzz<C>> ws(w), sum(w);
+  weighted_sums<C>(buckets.data(), half, w, ws.data(), sum.data(), stream);
+  trace.mark("reduce");
+  std::vector<Xyzz<C>> hw(w);
+  ws.download(hw.data(), w, stream);
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
 
   ec::Jacobian<C> acc = ec::Jacobian<C>::infinity();
   for (std::size_t win = w; win-- > 0;) {
     for (std::size_t i = 0; i < c; ++i) acc = acc.dbl();
-    ec::Jacobian<C> uw = hu[win].to_jacobian();
-    for (std::size_t L = seg_len; L > 1; L /= 2) uw = uw.dbl();
-    acc += ht[win].to_jacobian() + uw;
+    acc += hw[win].to_jacobian();
+  }
+  if (trace.enabled()) {
+    trace.report("msm n=" + std::to_string(n) + " c=" + std::to_string(c) + " w=" + std::to_string(w) +
+                 " slice=" + std::to_string(chunk));
   }
   return acc;
 }

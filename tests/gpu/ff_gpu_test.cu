@@ -46,6 +46,9 @@ TYPED_TEST(FieldGpuTest, MatchesHost) {
   a[0] = F::zero();  // edge values among the random ones
   b[1] = F::one();
   b[2] = -F::one();
+  a[3] = -F::one();  // a + b wraps past p
+  b[3] = -F::one();
+  b[4] = a[4];  // a - b = 0
   auto da = test::to_device(a), db = test::to_device(b);
   cuda::DeviceBuffer<F> mul(n), sqr(n), add(n), sub(n);
   arith_kernel<F>
@@ -57,6 +60,54 @@ TYPED_TEST(FieldGpuTest, MatchesHost) {
     ASSERT_EQ(hs[i], a[i].sqr()) << i;
     ASSERT_EQ(ha[i], a[i] + b[i]) << i;
     ASSERT_EQ(hd[i], a[i] - b[i]) << i;
+  }
+}
+
+// Both Montgomery multiply variants (whichever `operator*` uses), called directly on the 32-bit words.
+template <class F>
+__global__ void variants_kernel(const F* a, const F* b, F* wide, F* chain, F* wide_cc, F* sqr, F* sqr_chain,
+                                std::size_t n) {
+  using Params = typename F::params;
+  constexpr std::size_t N = F::N;
+  std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  const auto p = ff::mont32::modulus_words<Params, N>();
+  constexpr auto pinv = ff::mont32::neg_inverse32<Params>();
+  const auto wa = ff::mont32::split<N>(a[i].l), wb = ff::mont32::split<N>(b[i].l);
+  ff::mont32::join<N>(wide[i].l, ff::mont32::mul_wide<N>(wa, wb, p, pinv));
+  ff::mont32::join<N>(chain[i].l, ff::mont32::mul_chain<N>(wa, wb, p, pinv));
+  ff::mont32::join<N>(wide_cc[i].l, ff::mont32::mul_wide_cc<N>(wa, wb, p, pinv));
+  ff::mont32::join<N>(sqr[i].l, ff::mont32::sqr_wide_cc<N>(wa, p, pinv));
+  ff::mont32::join<N>(sqr_chain[i].l, ff::mont32::sqr_chain<N>(wa, p, pinv));
+}
+
+template <class F>
+class PrimeFieldGpuTest : public ::testing::Test {};
+using PrimeFields = ::testing::Types<Bn254::Fq, Bn254::Fr, Bls12_381::Fq, Bls12_381::Fr>;
+TYPED_TEST_SUITE(PrimeFieldGpuTest, PrimeFields);
+
+TYPED_TEST(PrimeFieldGpuTest, MultiplyVariantsMatchHost) {
+  CUZK_REQUIRE_GPU();
+  using F = TypeParam;
+  const std::size_t n = 1 << 14;
+  auto a = test::random_field_vector<F>(n, 3), b = test::random_field_vector<F>(n, 4);
+  a[0] = -F::one();
+  b[0] = -F::one();
+  a[1] = F::zero();
+  a[2] = F::one();
+  auto da = test::to_device(a), db = test::to_device(b);
+  cuda::DeviceBuffer<F> wide(n), chain(n), wide_cc(n), sqr(n), sqr_chain(n);
+  variants_kernel<F><<<(n + 127) / 128, 128>>>(da.data(), db.data(), wide.data(), chain.data(),
+                                               wide_cc.data(), sqr.data(), sqr_chain.data(), n);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  auto hw = test::to_host(wide), hc = test::to_host(chain), hcc = test::to_host(wide_cc),
+       hs = test::to_host(sqr), hsc = test::to_host(sqr_chain);
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(hw[i], a[i] * b[i]) << i;
+    ASSERT_EQ(hc[i], a[i] * b[i]) << i;
+    ASSERT_EQ(hcc[i], a[i] * b[i]) << i;
+    ASSERT_EQ(hs[i], a[i].sqr()) << i;
+    ASSERT_EQ(hsc[i], a[i].sqr()) << i;
   }
 }
 

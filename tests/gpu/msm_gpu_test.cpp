@@ -52,6 +52,13 @@ TYPED_TEST(MsmGpuTest, PippengerMatchesCpu) {
       EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr, nullptr, small), expect)
           << "sliced";
     }
+    if (n == 20000) {  // wide windows: three levels of the window reduction, mostly empty buckets
+      for (std::size_t c : {16u, 20u}) {
+        msm::gpu::Options wide{c, n / 2 + 1};
+        EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr, nullptr, wide), expect)
+            << "c = " << c;
+      }
+    }
   }
 }
 
