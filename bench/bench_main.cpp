@@ -1,5 +1,5 @@
 // cuzk-bench: Google Benchmark entry point (the benchmarks live in the other files of bench/), plus
-//   cuzk-bench kernels [max_log2] [reps] [field,ntt,g1,g2]   GPU kernel table (bench/gpu/kernels.cpp)
+//   cuzk-bench kernels [max_log2] [reps] [field,ntt,g1,g2,prove]   GPU kernel table (bench/gpu/kernels.cpp)
 //   cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>
 // which writes a synthetic mulchain circuit (circuit.r1cs, witness.wtns) for whole-proof comparisons with
 // other provers (bench/compare_snarkjs.sh): cuzk setup makes the key, then each prover runs on the same
@@ -42,7 +42,7 @@ int write_circuit(std::size_t constraints, const std::filesystem::path& dir) {
 int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], "kernels") == 0) {
 #ifdef CUZK_HAVE_CUDA
-    // cuzk-bench kernels [max_log2=24] [reps=5] [field,ntt,g1,g2]
+    // cuzk-bench kernels [max_log2=24] [reps=5] [field,ntt,g1,g2,prove]
     return cuzk::bench::run_kernels(argc - 2, argv + 2);
 #else
     std::cerr << "cuzk-bench kernels: this build has no CUDA backend\n";

@@ -106,7 +106,8 @@ std::vector<int> range(int lo, int hi, int step) {
 
 }  // namespace
 
-void bench_field_rates(cudaStream_t stream);  // field_rate.cu
+void bench_field_rates(cudaStream_t stream);                       // field_rate.cu
+void bench_gpu_prove(int max_log, int reps, cudaStream_t stream);  // prove_gpu.cpp
 
 int run_kernels(int argc, char** argv) {
   if (cuda::device_count() == 0) {
@@ -132,6 +133,7 @@ int run_kernels(int argc, char** argv) {
   if (want("g2"))
     bench_msm<Bls12_381::G2Cfg>("BLS12-381 G2", range(16, std::min(max_log, 22), 2), reps, s.get());
   if (want("g2")) bench_msm<Bn254::G2Cfg>("BN254 G2", range(16, std::min(max_log, 22), 2), reps, s.get());
+  if (!only.empty() && want("prove")) bench_gpu_prove(max_log, reps, s.get());
   return 0;
 }
 

@@ -30,6 +30,21 @@ void check_prove_inputs(const ProvingKey<Curve>& pk, const std::vector<typename 
 }
 
 template <class Curve>
+CoefficientRows coefficient_rows(const ProvingKey<Curve>& pk) {
+  const std::size_t n = pk.domain_size;
+  CoefficientRows rows{std::vector<std::uint32_t>(2 * n + 1, 0), std::vector<std::uint32_t>(pk.coefs.size())};
+  auto& start = rows.start;
+  for (const auto& e : pk.coefs) ++start[e.matrix * n + e.constraint + 1];
+  for (std::size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
+  std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+  for (std::size_t i = 0; i < pk.coefs.size(); ++i) {
+    const auto& e = pk.coefs[i];
+    rows.order[fill[e.matrix * n + e.constraint]++] = static_cast<std::uint32_t>(i);
+  }
+  return rows;
+}
+
+template <class Curve>
 AbcEvaluations<Curve> compute_abc(const ProvingKey<Curve>& pk,
                                   const std::vector<typename Curve::Fr>& witness) {
   using Fr = typename Curve::Fr;
@@ -37,15 +52,9 @@ AbcEvaluations<Curve> compute_abc(const ProvingKey<Curve>& pk,
   AbcEvaluations<Curve> out{std::vector<Fr>(n, Fr::zero()), std::vector<Fr>(n, Fr::zero()),
                             std::vector<Fr>(n)};
   auto &a = out.a, &b = out.b, &c = out.c;
-  // Rows are independent: bucket the entries by row (counting sort), then evaluate rows in parallel.
-  std::vector<std::uint32_t> start(2 * n + 1, 0);
-  for (const auto& e : pk.coefs) ++start[e.matrix * n + e.constraint + 1];
-  for (std::size_t i = 1; i < start.size(); ++i) start[i] += start[i - 1];
-  std::vector<std::uint32_t> order(pk.coefs.size()), fill(start.begin(), start.end() - 1);
-  for (std::size_t i = 0; i < pk.coefs.size(); ++i) {
-    const auto& e = pk.coefs[i];
-    order[fill[e.matrix * n + e.constraint]++] = static_cast<std::uint32_t>(i);
-  }
+  // Rows are independent: evaluate them in parallel.
+  const CoefficientRows rows = coefficient_rows(pk);
+  const auto &start = rows.start, &order = rows.order;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1024), [&](const auto& range) {
     for (std::size_t row = range.begin(); row != range.end(); ++row) {
       Fr sa = Fr::zero(), sb = Fr::zero();
@@ -146,6 +155,7 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const std::vector<typename Curve
 #define CUZK_INSTANTIATE(Curve)                                                                             \
   template AbcEvaluations<Curve> compute_abc<Curve>(const ProvingKey<Curve>&,                               \
                                                     const std::vector<Curve::Fr>&);                         \
+  template CoefficientRows coefficient_rows<Curve>(const ProvingKey<Curve>&);                               \
   template void check_prove_inputs<Curve>(const ProvingKey<Curve>&, const std::vector<Curve::Fr>&);         \
   template Proof<Curve> assemble<Curve>(const ProvingKey<Curve>&, const MsmResults<Curve>&,                 \
                                         const Curve::Fr&, const Curve::Fr&);                                \

@@ -33,6 +33,14 @@ template <class Curve>
 AbcEvaluations<Curve> compute_abc(const ProvingKey<Curve>& pk,
                                   const std::vector<typename Curve::Fr>& witness);
 
+// The key's A and B coefficients grouped by row (a counting sort): the entries of row `r` of matrix `m`
+// (0 = A, 1 = B) are pk.coefs[order[k]] for k in [start[m·n + r], start[m·n + r + 1]), n = domain size.
+struct CoefficientRows {
+  std::vector<std::uint32_t> start, order;
+};
+template <class Curve>
+CoefficientRows coefficient_rows(const ProvingKey<Curve>& pk);
+
 // Shape checks shared by the backends; throws ProveError.
 template <class Curve>
 void check_prove_inputs(const ProvingKey<Curve>& pk, const std::vector<typename Curve::Fr>& witness);

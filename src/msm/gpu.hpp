@@ -34,6 +34,14 @@ template <class C, std::size_t N>
 ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_scalars, std::size_t n,
                           cudaStream_t stream, const std::uint32_t* d_index = nullptr, Options opt = {});
 
+// The same sum with the points in host memory, for point sets that do not fit in device memory: slices
+// of points are uploaded into two device buffers on a copy stream while the previous slice accumulates.
+// Register or pin the host range (cuda::HostRegistration) so that the uploads run asynchronously at full
+// PCIe bandwidth; pageable memory works, slower. Scalars are in device memory; no index form.
+template <class C, std::size_t N>
+ec::Jacobian<C> pippenger_streamed(const ec::Affine<C>* h_points, const ff::BigInt<N>* d_scalars,
+                                   std::size_t n, cudaStream_t stream, Options opt = {});
+
 // Σ points[index[k]] (all points when index is null), in device memory.
 template <class C>
 ec::Jacobian<C> batch_add(const ec::Affine<C>* d_points, std::size_t n, cudaStream_t stream,

@@ -8,7 +8,9 @@
 
 #include "cuda/device_buffer.hpp"
 #include "cuda/error.hpp"
+#include "cuda/event.hpp"
 #include "cuda/phase_timer.hpp"
+#include "cuda/stream.hpp"
 #include "msm/digits.hpp"
 #include "msm/gpu.hpp"
 
@@ -91,9 +93,9 @@ __global__ void bounds_kernel(const std::uint32_t* keys, std::size_t total, std:
 constexpr std::size_t kSeg = 64;
 
 template <class C>
-__global__ void accumulate_kernel(const ec::Affine<C>* points, const std::uint32_t* keys,
-                                  const std::uint32_t* vals, std::size_t total, std::uint32_t skip,
-                                  Xyzz<C>* partial, Xyzz<C>* head, Xyzz<C>* tail) {
+__global__ void accumulate_kernel(const ec::Affine<C>* points, std::size_t point_offset,
+                                  const std::uint32_t* keys, const std::uint32_t* vals, std::size_t total,
+                                  std::uint32_t skip, Xyzz<C>* partial, Xyzz<C>* head, Xyzz<C>* tail) {
   const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   const std::size_t begin = t * kSeg;
   if (begin >= total) return;
@@ -123,7 +125,7 @@ __global__ void accumulate_kernel(const ec::Affine<C>* points, const std::uint32
       acc = Xyzz<C>::infinity();
     }
     const std::uint32_t v = vals[p];
-    ec::Affine<C> pt = points[v & ~kSignBit];
+    ec::Affine<C> pt = points[(v & ~kSignBit) - point_offset];
     if (v & kSignBit) pt = -pt;
     acc = acc.add_affine(pt);
   }
@@ -250,6 +252,50 @@ std::size_t auto_chunk(std::size_t n, std::size_t w) {
   return std::min(n, chunk);
 }
 
+// Where a slice's points come from. The accumulation reads point i at base[i - offset].
+// ResidentPoints: all points already in device memory.
+template <class C>
+struct ResidentPoints {
+  const ec::Affine<C>* d_points;
+  void prefetch(std::size_t, std::size_t, std::size_t) {}
+  std::pair<const ec::Affine<C>*, std::size_t> acquire(std::size_t, std::size_t, cudaStream_t) {
+    return {d_points, 0};
+  }
+  void release(std::size_t, cudaStream_t) {}
+};
+
+// StreamedPoints: points in host memory, uploaded slice by slice into two device buffers on a copy
+// stream, so slice k + 1 uploads while slice k accumulates. A buffer is refilled only after the
+// accumulation that read it has finished (the `released` event); the accumulation waits for its upload
+// (the `uploaded` event). Waiting on an event never recorded is a no-op, which covers the first two.
+template <class C>
+class StreamedPoints {
+ public:
+  StreamedPoints(const ec::Affine<C>* h_points, std::size_t chunk)
+      : host_(h_points),
+        buffers_{cuda::DeviceBuffer<ec::Affine<C>>(chunk), cuda::DeviceBuffer<ec::Affine<C>>(chunk)} {}
+
+  void prefetch(std::size_t slice, std::size_t begin, std::size_t count) {
+    const std::size_t b = slice % 2;
+    released_[b].make_wait(copy_.get());
+    buffers_[b].upload(host_ + begin, count, copy_.get());
+    uploaded_[b].record(copy_.get());
+  }
+  std::pair<const ec::Affine<C>*, std::size_t> acquire(std::size_t slice, std::size_t begin,
+                                                       cudaStream_t stream) {
+    uploaded_[slice % 2].make_wait(stream);
+    return {buffers_[slice % 2].data(), begin};
+  }
+  void release(std::size_t slice, cudaStream_t stream) { released_[slice % 2].record(stream); }
+
+ private:
+  const ec::Affine<C>* host_;
+  cuda::DeviceBuffer<ec::Affine<C>> buffers_[2];
+  cuda::Stream copy_;
+  cuda::Event uploaded_[2] = {cuda::Event(false), cuda::Event(false)};
+  cuda::Event released_[2] = {cuda::Event(false), cuda::Event(false)};
+};
+
 template <class C>
 ec::Jacobian<C> sum_on_host(const cuda::DeviceBuffer<Xyzz<C>>& d, std::size_t n, cudaStream_t stream) {
   std::vector<Xyzz<C>> h(n);
@@ -282,10 +328,10 @@ ec::Jacobian<C> batch_add(const ec::Affine<C>* d_points, std::size_t n, cudaStre
   return sum_on_host<C>(folded, m, stream);
 }
 
-template <class C, std::size_t N>
-ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_scalars, std::size_t n,
-                          cudaStream_t stream, const std::uint32_t* d_index, Options opt) {
-  if (n == 0) return ec::Jacobian<C>::infinity();
+template <class C, std::size_t N, class Points>
+ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars, std::size_t n,
+                               cudaStream_t stream, const std::uint32_t* d_index, Options opt,
+                               std::size_t chunk) {
   const std::size_t bits = C::Scalar::bits();
   const std::size_t c = opt.window_bits ? opt.window_bits : choose_gpu_window(n, bits);
   const std::size_t w = window_count(bits, c);
@@ -298,7 +344,6 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_
   cuda::PhaseTimer trace("CUZK_MSM_TRACE", stream);
   cuda::DeviceBuffer<Xyzz<C>> buckets(nb), partial(nb);
 
-  const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : auto_chunk<C>(n, w);
   const std::size_t pairs = chunk * w;
   cuda::DeviceBuffer<std::uint32_t> keys(pairs), vals(pairs), keys_sorted(pairs), vals_sorted(pairs);
   cuda::DeviceBuffer<std::uint32_t> start(nb), end(nb);
@@ -311,7 +356,8 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_
   cuda::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
   trace.mark("setup");
 
-  for (std::size_t begin = 0; begin < n; begin += chunk) {
+  points.prefetch(0, 0, std::min(chunk, n));
+  for (std::size_t begin = 0, slice = 0; begin < n; begin += chunk, ++slice) {
     const std::size_t count = std::min(chunk, n - begin), total = count * w;
     digits_kernel<N><<<blocks_for(count), kThreads, 0, stream>>>(
         d_scalars, d_index, begin, count, static_cast<unsigned>(c), static_cast<unsigned>(w), keys.data(),
@@ -329,10 +375,13 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_
                                                               end.data());
     cuda::check_last_launch("msm bounds_kernel");
     trace.mark("bounds");
+    if (begin + chunk < n) points.prefetch(slice + 1, begin + chunk, std::min(chunk, n - begin - chunk));
+    const auto [slice_points, offset] = points.acquire(slice, begin, stream);
     accumulate_kernel<C><<<blocks_for((total + kSeg - 1) / kSeg), kThreads, 0, stream>>>(
-        d_points, keys_sorted.data(), vals_sorted.data(), total, skip, partial.data(), head.data(),
-        tail.data());
+        slice_points, offset, keys_sorted.data(), vals_sorted.data(), total, skip, partial.data(),
+        head.data(), tail.data());
     cuda::check_last_launch("msm accumulate_kernel");
+    points.release(slice, stream);
     trace.mark("accumulate");
     merge_kernel<C><<<blocks_for(nb), kThreads, 0, stream>>>(
         start.data(), end.data(), nb, partial.data(), head.data(), tail.data(), begin == 0, buckets.data());
@@ -359,10 +408,37 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_
   return acc;
 }
 
+template <class C, std::size_t N>
+ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_scalars, std::size_t n,
+                          cudaStream_t stream, const std::uint32_t* d_index, Options opt) {
+  if (n == 0) return ec::Jacobian<C>::infinity();
+  const std::size_t c = opt.window_bits ? opt.window_bits : choose_gpu_window(n, C::Scalar::bits());
+  const std::size_t w = window_count(C::Scalar::bits(), c);
+  const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : auto_chunk<C>(n, w);
+  opt.window_bits = c;
+  return pippenger_impl<C, N>(ResidentPoints<C>{d_points}, d_scalars, n, stream, d_index, opt, chunk);
+}
+
+template <class C, std::size_t N>
+ec::Jacobian<C> pippenger_streamed(const ec::Affine<C>* h_points, const ff::BigInt<N>* d_scalars,
+                                   std::size_t n, cudaStream_t stream, Options opt) {
+  if (n == 0) return ec::Jacobian<C>::infinity();
+  const std::size_t c = opt.window_bits ? opt.window_bits : choose_gpu_window(n, C::Scalar::bits());
+  const std::size_t w = window_count(C::Scalar::bits(), c);
+  // Two point buffers come on top of the sort arrays: slices of at most 2^24 keep them to a few GiB.
+  const std::size_t chunk =
+      opt.max_chunk ? std::min(n, opt.max_chunk) : std::min(auto_chunk<C>(n, w), std::size_t(1) << 24);
+  opt.window_bits = c;
+  StreamedPoints<C> points(h_points, chunk);
+  return pippenger_impl<C, N>(points, d_scalars, n, stream, nullptr, opt, chunk);
+}
+
 // Explicit instantiation for one group (used by gpu_<curve>.cu).
 #define CUZK_MSM_INSTANTIATE(Cfg)                                                                         \
   template ec::Jacobian<Cfg> pippenger<Cfg, 4>(const ec::Affine<Cfg>*, const ff::BigInt<4>*, std::size_t, \
                                                cudaStream_t, const std::uint32_t*, Options);              \
+  template ec::Jacobian<Cfg> pippenger_streamed<Cfg, 4>(const ec::Affine<Cfg>*, const ff::BigInt<4>*,     \
+                                                        std::size_t, cudaStream_t, Options);              \
   template ec::Jacobian<Cfg> batch_add<Cfg>(const ec::Affine<Cfg>*, std::size_t, cudaStream_t,            \
                                             const std::uint32_t*);
 

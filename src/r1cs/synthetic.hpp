@@ -46,6 +46,22 @@ CircuitWithWitness<Curve> mulchain(std::size_t n, std::uint64_t seed = 1) {
   return r;
 }
 
+// mulchain(m) plus k boolean wires b_j (constraints b_j·b_j = b_j), about half of them 1: a witness
+// with the 0/1 values that dominate real circuits, for the split MSMs (batch-add the ones, skip zeros).
+template <class Curve>
+CircuitWithWitness<Curve> with_booleans(std::size_t m, std::size_t k, std::uint64_t seed = 1) {
+  using Fr = typename Curve::Fr;
+  CircuitWithWitness<Curve> r = mulchain<Curve>(m, seed);
+  std::mt19937_64 rng(seed + 1);
+  for (std::size_t j = 0; j < k; ++j) {
+    const auto wire = static_cast<std::uint32_t>(r.cs.n_wires++);
+    r.cs.constraints.push_back({{{wire, Fr::one()}}, {{wire, Fr::one()}}, {{wire, Fr::one()}}});
+    r.witness.push_back(rng() & 1 ? Fr::one() : Fr::zero());
+  }
+  r.cs.n_labels = r.cs.n_wires;
+  return r;
+}
+
 // True when every constraint holds for w.
 template <class Curve>
 bool satisfied(const ConstraintSystem<Curve>& cs, const std::vector<typename Curve::Fr>& w) {

@@ -40,6 +40,26 @@ TYPED_TEST(Groth16GpuTest, ProofsAreByteIdenticalToCpu) {
   }
 }
 
+// Mostly-boolean witnesses take the split MSMs' batch-add path; a key kept in host memory streams its
+// points. Both must give the CPU's proof.
+TYPED_TEST(Groth16GpuTest, BooleanWitnessAndStreamedKeyMatchCpu) {
+  CUZK_REQUIRE_GPU();
+  using C = TypeParam;
+  using Fr = typename C::Fr;
+  auto circ = r1cs::with_booleans<C>(3000, 9000, 11);
+  ASSERT_TRUE(r1cs::satisfied(circ.cs, circ.witness));
+  auto pk = groth16::setup(circ.cs, groth16::random_toxic_waste<C>());
+  cuda::Stream stream;
+  auto rs = test::random_field_vector<Fr>(2, 5);
+  const auto cpu = groth16::prove(pk, circ.witness, rs[0], rs[1]);
+  groth16::gpu::ResidentKey<C> resident(pk, stream.get(), groth16::gpu::KeyResidency::kDevice);
+  EXPECT_TRUE(resident.points_on_device());
+  EXPECT_EQ(groth16::gpu::prove(pk, resident, circ.witness, rs[0], rs[1], stream.get()), cpu);
+  groth16::gpu::ResidentKey<C> streamed(pk, stream.get(), groth16::gpu::KeyResidency::kHost);
+  EXPECT_FALSE(streamed.points_on_device());
+  EXPECT_EQ(groth16::gpu::prove(pk, streamed, circ.witness, rs[0], rs[1], stream.get()), cpu);
+}
+
 TYPED_TEST(Groth16GpuTest, BadWitnessIsAClearErrorAndLeaksNothing) {
   CUZK_REQUIRE_GPU();
   using C = TypeParam;

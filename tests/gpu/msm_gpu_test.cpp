@@ -2,6 +2,7 @@
 // infinity included), G1 and G2 of both curves; slicing and small windows forced as well.
 #include <gtest/gtest.h>
 
+#include "cuda/host_registration.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
 #include "gpu/gpu_test_util.hpp"
@@ -60,6 +61,25 @@ TYPED_TEST(MsmGpuTest, PippengerMatchesCpu) {
       }
     }
   }
+}
+
+TYPED_TEST(MsmGpuTest, StreamedFromHostMatchesCpu) {
+  CUZK_REQUIRE_GPU();
+  using Cfg = TypeParam;
+  const std::size_t n = 7000;
+  auto c = make_case<Cfg>(n, 99);
+  auto ds = test::to_device(c.scalars);
+  const auto expect = msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n);
+  // Pageable memory, one slice and several (both buffers reused), then registered memory.
+  EXPECT_EQ(msm::gpu::pippenger_streamed<Cfg>(c.points.data(), ds.data(), n, nullptr), expect);
+  for (std::size_t chunk : {1000u, 2048u}) {
+    msm::gpu::Options o{0, chunk};
+    EXPECT_EQ(msm::gpu::pippenger_streamed<Cfg>(c.points.data(), ds.data(), n, nullptr, o), expect)
+        << "chunk " << chunk;
+  }
+  cuda::HostRegistration pinned(std::span(c.points));
+  msm::gpu::Options o{0, 1500};
+  EXPECT_EQ(msm::gpu::pippenger_streamed<Cfg>(c.points.data(), ds.data(), n, nullptr, o), expect);
 }
 
 TYPED_TEST(MsmGpuTest, IndexedSubsetAndBatchAddMatchCpu) {
