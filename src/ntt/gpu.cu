@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <vector>
 
 #include "cuda/error.hpp"
@@ -9,18 +10,104 @@ namespace cuzk::ntt::gpu {
 
 namespace {
 
-constexpr unsigned kSharedLog = 10;  // stages with half-size < 2^10 run in shared memory
-constexpr unsigned kThreads = 256;
+constexpr unsigned kThreads = 256;  // simple element-wise kernels
+
+// Multi-stage passes. A pass runs k consecutive radix-2 stages (index bits [lo, lo + k)) on groups of 2^k
+// elements that are 2^lo apart. One block holds 2^kBlockLog elements in shared memory: 2^g groups of
+// 2^k, where the groups are 2^g1 consecutive "lows" (so that every global access is a run of 2^g1
+// adjacent elements: 4 at 2^27) and, when lo is too small for that, 2^g2 consecutive "highs".
+//
+// The arithmetic (the 32-bit multiply and add pipes) bounds these kernels, and what limits that is
+// latency: few warps (a field element is 8 registers) with long carry chains. Measured on an H200 at
+// 2^27 (BN254, forward): 8 elements per thread in registers (radix 8, 128 registers, 2 blocks per SM)
+// ran 78 ms; 4 elements per thread with the round's twiddles requested before its butterflies, 63 ms;
+// the same capped at 80 registers for 3 blocks per SM (64 KB of shared memory each), 61.5 ms; with the
+// cheaper swizzle below and the twiddle-1 butterflies unmultiplied, 58.7 ms. ncu then shows the ALU pipe
+// (the field add/sub and the multiply's carries) as the busiest and math-pipe throttling as the main stall.
+constexpr unsigned kMaxPassLog = 10;  // at most 10 stages per pass: 2^27 is 9 + 9 + 9
+constexpr unsigned kBlockLog = 11;    // 2^11 elements, 64 KB of shared memory per block
+constexpr unsigned kRadixLog = 2;     // each thread runs up to 2 stages on 4 elements in registers
+constexpr unsigned kPassThreads = 256;
+constexpr unsigned kMinBlocks = 3;                // per SM: at most 80 registers per thread
+constexpr unsigned kLoadBatch = 1u << kRadixLog;  // global loads in flight per thread
 
 __device__ __forceinline__ std::size_t bitrev(std::size_t x, unsigned bits) {
-  return __brevll(static_cast<unsigned long long>(x)) >> (64 - bits);
+  return bits == 0 ? 0 : __brevll(static_cast<unsigned long long>(x)) >> (64 - bits);
 }
 
-// ω_N^(±e) from the ω_2N power table.
+// Field elements move as 16-byte words (the struct alone is only 8-byte aligned, which would give 8-byte
+// accesses). Every Fr array here is 32-byte aligned (device allocations, shared memory).
 template <class Fr>
-__device__ __forceinline__ Fr twiddle(const Fr* t, std::size_t n, std::size_t e, bool inv) {
-  if (e == 0) return Fr::one();
-  return inv ? -t[n - 2 * e] : t[2 * e];
+__device__ __forceinline__ Fr load(const Fr* p) {
+  static_assert(sizeof(Fr) % 16 == 0);
+  Fr r;
+  const ulonglong2* q = reinterpret_cast<const ulonglong2*>(p);
+  ulonglong2* d = reinterpret_cast<ulonglong2*>(&r);
+#pragma unroll
+  for (unsigned i = 0; i < sizeof(Fr) / 16; ++i) d[i] = q[i];
+  return r;
+}
+template <class Fr>
+__device__ __forceinline__ Fr load_ro(const Fr* p) {  // through the read-only cache (twiddle table)
+  Fr r;
+  const ulonglong2* q = reinterpret_cast<const ulonglong2*>(p);
+  ulonglong2* d = reinterpret_cast<ulonglong2*>(&r);
+#pragma unroll
+  for (unsigned i = 0; i < sizeof(Fr) / 16; ++i) d[i] = __ldg(q + i);
+  return r;
+}
+template <class Fr>
+__device__ __forceinline__ void store(Fr* p, const Fr& x) {
+  ulonglong2* q = reinterpret_cast<ulonglong2*>(p);
+  const ulonglong2* s = reinterpret_cast<const ulonglong2*>(&x);
+#pragma unroll
+  for (unsigned i = 0; i < sizeof(Fr) / 16; ++i) q[i] = s[i];
+}
+
+// Shared memory, swizzled: 16-byte word U of the element array lives at U ^ fold(U >> 3), where fold
+// XORs the 3-bit groups of its argument. A word's bank group (of 8, 4 banks each) is then a linear map of
+// U's bits in which every bit position p reaches group bit p mod 3, so a warp whose 32 addresses differ
+// in five bits of which three are adjacent (all the access patterns here: runs of adjacent elements,
+// power-of-two strides, and a run plus a stride) touches each group 4 times: 4 wavefronts, none lost to
+// conflicts. Unswizzled, the 32-byte elements alone cost 2x (only 4 groups per half), and strided
+// patterns up to 8x more.
+//
+// An element's W = sizeof(Fr)/16 words (a power of two) differ only in the bits below 3, which the fold
+// does not read: they lie at swizzle(W·e) ^ i, one swizzle per element. Word indices stay below 2^12
+// (2^kBlockLog elements of 2 words), so three 3-bit groups make the fold.
+template <class Fr>
+__device__ __forceinline__ unsigned swizzle(unsigned e) {
+  constexpr unsigned kW = sizeof(Fr) / 16;
+  static_assert(kW == 2 || kW == 4 || kW == 8, "element words must be a power of two");
+  static_assert((1u << kBlockLog) * kW <= (1u << 12), "the fold covers 12 bits");
+  const unsigned u = e * kW, x = u >> 3;
+  return u ^ ((x ^ (x >> 3) ^ (x >> 6)) & 7);
+}
+template <class Fr>
+__device__ __forceinline__ Fr load_s(const Fr* s, unsigned e) {
+  Fr r;
+  const ulonglong2* q = reinterpret_cast<const ulonglong2*>(s);
+  ulonglong2* d = reinterpret_cast<ulonglong2*>(&r);
+  const unsigned w = swizzle<Fr>(e);
+#pragma unroll
+  for (unsigned i = 0; i < sizeof(Fr) / 16; ++i) d[i] = q[w ^ i];
+  return r;
+}
+template <class Fr>
+__device__ __forceinline__ void store_s(Fr* s, unsigned e, const Fr& x) {
+  ulonglong2* q = reinterpret_cast<ulonglong2*>(s);
+  const ulonglong2* d = reinterpret_cast<const ulonglong2*>(&x);
+  const unsigned w = swizzle<Fr>(e);
+#pragma unroll
+  for (unsigned i = 0; i < sizeof(Fr) / 16; ++i) q[w ^ i] = d[i];
+}
+
+// ω_N^(±e) from the ω_2N power table, given idx = 2e < N: ω_N^e = T[2e], ω_N^-e = -T[N - 2e].
+template <class Fr>
+__device__ __forceinline__ Fr twiddle(const Fr* t, std::size_t n, std::size_t idx, bool inv) {
+  if (!inv) return load_ro(t + idx);
+  Fr w = load_ro(t + ((n - idx) & (n - 1)));  // idx = 0: T[0] = 1
+  return idx == 0 ? w : -w;
 }
 
 // The radix-2 butterfly: Gentleman–Sande (x+y, (x-y)·w) or Cooley–Tukey (x+yw, x-yw).
@@ -36,46 +123,163 @@ __device__ __forceinline__ void butterfly(Fr& x, Fr& y, const Fr& w) {
     x = x + t;
   }
 }
-
-// One radix-2 stage with half-size h over the whole vector (h ≥ 2^kSharedLog).
-template <class Fr, bool kDif>
-__global__ void stage_kernel(Fr* a, const Fr* t, std::size_t n, std::size_t h, bool inv) {
-  std::size_t tid = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (tid >= n / 2) return;
-  Fr* v = a + blockIdx.y * n;
-  std::size_t k = tid % h, i = (tid / h) * 2 * h + k, j = i + h;
-  Fr w = twiddle(t, n, k * (n / (2 * h)), inv);
-  Fr x = v[i], y = v[j];
-  butterfly<Fr, kDif>(x, y, w);
-  v[i] = x;
-  v[j] = y;
+template <class Fr>
+__device__ __forceinline__ void butterfly_one(Fr& x, Fr& y) {  // twiddle 1, either direction
+  Fr d = x - y;
+  x = x + y;
+  y = d;
 }
 
-// All stages with half-size h < min(n, 2^kSharedLog), on blocks of B = 2^lb contiguous elements.
-// DIF runs them from large h to small (it comes after the global stages); DIT from small to large.
-template <class Fr, bool kDif>
-__global__ void shared_kernel(Fr* a, const Fr* t, std::size_t n, unsigned lb, bool inv) {
-  extern __shared__ unsigned char smem_raw[];
-  Fr* s = reinterpret_cast<Fr*>(smem_raw);
-  const std::size_t b = std::size_t(1) << lb;
-  Fr* v = a + blockIdx.y * n + blockIdx.x * b;
-  for (std::size_t i = threadIdx.x; i < b; i += blockDim.x) s[i] = v[i];
-  __syncthreads();
-  for (unsigned st = 0; st < lb; ++st) {
-    const std::size_t h = kDif ? (b >> (st + 1)) : (std::size_t(1) << st);
-    for (std::size_t tid = threadIdx.x; tid < b / 2; tid += blockDim.x) {
-      std::size_t k = tid % h, i = (tid / h) * 2 * h + k, j = i + h;
-      Fr w = twiddle(t, n, k * (n / (2 * h)), inv);
-      Fr x = s[i], y = s[j];
-      butterfly<Fr, kDif>(x, y, w);
-      s[i] = x;
-      s[j] = y;
+// Geometry of one pass; see kBlockLog. A block's shared element e = (qh, j, ql) (ql lowest) is global
+// element ((hbase·2^g2 + qh)·2^k + j)·2^lo + lb·2^g1 + ql, with blockIdx.x = hbase·2^(lo-g1) + lb.
+struct Pass {
+  unsigned log_n, lo, k, g1, g2;
+  unsigned rounds;  // register rounds of r[i] stages each (low bits first)
+  unsigned r[kMaxPassLog];
+  __host__ __device__ unsigned elems_log() const { return k + g1 + g2; }
+};
+
+enum class Load { kPlain, kScale, kOddCoset };
+
+// The stages [b, b + R) of the pass (bits of j), R at a time per thread from shared memory: each unit
+// is one thread's 2^R elements j = jhigh·2^(b+R) + m·2^b + jlow of one group.
+template <unsigned R, class Fr, bool kDif>
+__device__ __forceinline__ void radix_round(Fr* s, const Fr* tw, const Pass& p, unsigned b,
+                                            std::size_t low_base, bool inv) {
+  const std::size_t n = std::size_t(1) << p.log_n;
+  const unsigned units = 1u << (p.elems_log() - R);
+  const unsigned hb = p.k - b - R;  // bits of jhigh
+  // The lowest round of a pass at lo = 0 has jlow = low = 0, so each stage's first twiddle (mm = 0) is
+  // ω^0 = 1: no multiply (all of stage h = 1, half of h = 2).
+  const bool one_first = p.lo == 0 && b == 0;
+  for (unsigned u = threadIdx.x; u < units; u += blockDim.x) {
+    const unsigned ql = u & ((1u << p.g1) - 1);
+    unsigned rest = u >> p.g1;
+    const unsigned jlow = rest & ((1u << b) - 1);
+    rest >>= b;
+    const unsigned jhigh = rest & ((1u << hb) - 1);
+    const unsigned qh = rest >> hb;
+    const unsigned base = (qh << (p.k + p.g1)) | (jhigh << (b + R + p.g1)) | (jlow << p.g1) | ql;
+    const unsigned step = 1u << (b + p.g1);
+    const std::size_t low = low_base | ql;
+    // Twiddle ω_N^((i mod h)·N/2h) of stage t = b + v, with i mod h = (j mod 2^t)·2^lo + low: it depends
+    // on m only through m mod 2^v, so stage v has 2^v of them.
+    auto tw_idx = [&](unsigned v, unsigned mm) {
+      const std::size_t jmod = (std::size_t(mm) << b) | jlow;
+      return ((jmod << p.lo) | low) << (p.log_n - p.lo - b - v);
+    };
+    // All twiddles of the round are requested before the butterflies: their L2 (or DRAM, in the pass of
+    // the top stages) latency would otherwise stall each stage.
+    Fr w[(1u << R) - 1];
+#pragma unroll
+    for (unsigned v = 0; v < R; ++v)
+#pragma unroll
+      for (unsigned mm = 0; mm < (1u << v); ++mm) w[(1u << v) - 1 + mm] = twiddle(tw, n, tw_idx(v, mm), inv);
+    Fr x[1 << R];
+#pragma unroll
+    for (unsigned m = 0; m < (1u << R); ++m) x[m] = load_s(s, base + m * step);
+#pragma unroll
+    for (unsigned vv = 0; vv < R; ++vv) {
+      const unsigned v = kDif ? R - 1 - vv : vv;  // DIF: large stages first
+#pragma unroll
+      for (unsigned m = 0; m < (1u << R); ++m) {
+        if ((m >> v) & 1) continue;
+        const unsigned mm = m & ((1u << v) - 1);
+        if (mm == 0 && one_first)
+          butterfly_one(x[m], x[m + (1u << v)]);
+        else
+          butterfly<Fr, kDif>(x[m], x[m + (1u << v)], w[(1u << v) - 1 + mm]);
+      }
     }
+#pragma unroll
+    for (unsigned m = 0; m < (1u << R); ++m) store_s(s, base + m * step, x[m]);
+  }
+}
+
+// One pass over count vectors of n elements (blockIdx.y picks the vector). DIT passes may scale what
+// they load (only the first one, lo = 0, is asked to): by `scale`, or by scale·ω_2N^bitrev(pos).
+template <class Fr, bool kDif>
+__global__ void __launch_bounds__(kPassThreads, kMinBlocks)
+    pass_kernel(Fr* a, const Fr* tw, Pass p, bool inv, Load mode, Fr scale) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  Fr* s = reinterpret_cast<Fr*>(smem_raw);
+  const std::size_t n = std::size_t(1) << p.log_n;
+  Fr* v = a + blockIdx.y * n;
+  const unsigned elems = 1u << p.elems_log();
+  const unsigned low_blocks_log = p.lo - p.g1;
+  const std::size_t lb = blockIdx.x & ((std::size_t(1) << low_blocks_log) - 1);
+  const std::size_t hbase = std::size_t(blockIdx.x) >> low_blocks_log;
+  const std::size_t low_base = lb << p.g1;
+  const unsigned jmask = (1u << p.k) - 1, qlmask = (1u << p.g1) - 1;
+  auto global_index = [&](unsigned e) {
+    const std::size_t group = (hbase << p.g2) + (e >> (p.k + p.g1));
+    return (((group << p.k) | ((e >> p.g1) & jmask)) << p.lo) | low_base | (e & qlmask);
+  };
+
+  // Odd coset (lo = 0, so g1 = 0): pos = group·2^k + j and bitrev(pos) = bitrev_k(j)·2^(L-k) +
+  // bitrev_(L-k)(group); the group's factor scale·ω_2N^bitrev(group) is made once, in shared memory.
+  Fr* gf = s + elems;
+  if (mode == Load::kOddCoset) {
+    for (unsigned q = threadIdx.x; q < (1u << p.g2); q += blockDim.x)
+      store(gf + q, scale.mul_inlined(load_ro(tw + bitrev((hbase << p.g2) + q, p.log_n - p.k))));
     __syncthreads();
   }
-  for (std::size_t i = threadIdx.x; i < b; i += blockDim.x) v[i] = s[i];
+  // Global → shared, kLoadBatch loads in flight per thread before the first store.
+  for (unsigned e0 = threadIdx.x; e0 < elems; e0 += kLoadBatch * blockDim.x) {
+    Fr x[kLoadBatch];
+#pragma unroll
+    for (unsigned i = 0; i < kLoadBatch; ++i) {
+      const unsigned e = e0 + i * blockDim.x;
+      if (e < elems) x[i] = load(v + global_index(e));
+    }
+#pragma unroll
+    for (unsigned i = 0; i < kLoadBatch; ++i) {
+      const unsigned e = e0 + i * blockDim.x;
+      if (e >= elems) continue;
+      if (mode == Load::kScale) {
+        x[i] = x[i].mul_inlined(scale);
+      } else if (mode == Load::kOddCoset) {
+        const Fr f =
+            load_ro(tw + (bitrev(e & jmask, p.k) << (p.log_n - p.k))).mul_inlined(load(gf + (e >> p.k)));
+        x[i] = x[i].mul_inlined(f);
+      }
+      store_s(s, e, x[i]);
+    }
+  }
+  __syncthreads();
+
+  unsigned b = kDif ? p.k : 0;
+  for (unsigned i = 0; i < p.rounds; ++i) {
+    const unsigned r = p.r[i];
+    if (kDif) b -= r;
+    switch (r) {
+      case 1:
+        radix_round<1, Fr, kDif>(s, tw, p, b, low_base, inv);
+        break;
+      default:
+        radix_round<2, Fr, kDif>(s, tw, p, b, low_base, inv);
+        break;
+    }
+    if (!kDif) b += r;
+    __syncthreads();
+  }
+
+  for (unsigned e0 = threadIdx.x; e0 < elems; e0 += kLoadBatch * blockDim.x) {
+    Fr x[kLoadBatch];
+#pragma unroll
+    for (unsigned i = 0; i < kLoadBatch; ++i) {
+      const unsigned e = e0 + i * blockDim.x;
+      if (e < elems) x[i] = load_s(s, e);
+    }
+#pragma unroll
+    for (unsigned i = 0; i < kLoadBatch; ++i) {
+      const unsigned e = e0 + i * blockDim.x;
+      if (e < elems) store(v + global_index(e), x[i]);
+    }
+  }
 }
 
+// In-place bit reversal for log_n < 2·kTileLog (small vectors).
 template <class Fr>
 __global__ void bitrev_kernel(Fr* a, std::size_t n, unsigned log_n) {
   std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
@@ -89,14 +293,35 @@ __global__ void bitrev_kernel(Fr* a, std::size_t n, unsigned log_n) {
   }
 }
 
-// d[pos] *= scale·T[bitrev(pos)]·(coset ? 1 : …): with coset = false multiplies by scale only.
+// In-place bit reversal by tiles, so that every global access is a run of 2^kTileLog elements: with
+// index bits (h, m, l), h and l of kTileLog bits each, the tile of middle m (all h, l) maps onto the
+// tile of middle bitrev(m), transposed. The block of middle m swaps its tile with that of bitrev(m)
+// (or transposes it in place when they are equal); blocks with m > bitrev(m) have nothing to do.
+constexpr unsigned kTileLog = 4;
 template <class Fr>
-__global__ void scale_kernel(Fr* a, const Fr* t, std::size_t n, unsigned log_n, Fr scale, bool coset) {
-  std::size_t pos = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (pos >= n) return;
-  Fr* v = a + blockIdx.y * n;
-  Fr f = coset ? scale * t[bitrev(pos, log_n)] : scale;
-  v[pos] = v[pos].mul_inlined(f);
+__global__ void bitrev_tile_kernel(Fr* a, unsigned log_n) {
+  constexpr unsigned kTile = 1u << kTileLog, kElems = kTile * kTile;
+  __shared__ __align__(16) Fr sa[kElems], sb[kElems];
+  const unsigned mid_log = log_n - 2 * kTileLog;
+  const std::size_t m = blockIdx.x, rm = bitrev(m, mid_log);
+  if (m > rm) return;
+  Fr* v = a + (std::size_t(blockIdx.y) << log_n);
+  auto at = [&](std::size_t mid, unsigned e) {  // e = h·2^kTileLog + l
+    return ((std::size_t(e >> kTileLog) << (mid_log + kTileLog)) | (mid << kTileLog)) | (e & (kTile - 1));
+  };
+  auto rev_tile = [](unsigned e) {  // (h, l) → (bitrev l, bitrev h)
+    const unsigned h = e >> kTileLog, l = e & (kTile - 1);
+    return unsigned(bitrev(l, kTileLog) << kTileLog) | unsigned(bitrev(h, kTileLog));
+  };
+  for (unsigned e = threadIdx.x; e < kElems; e += blockDim.x) {
+    store_s(sa, e, load(v + at(m, e)));
+    if (m != rm) store_s(sb, e, load(v + at(rm, e)));
+  }
+  __syncthreads();
+  for (unsigned e = threadIdx.x; e < kElems; e += blockDim.x) {
+    store(v + at(rm, e), load_s(sa, rev_tile(e)));
+    if (m != rm) store(v + at(m, e), load_s(sb, rev_tile(e)));
+  }
 }
 
 // table[k·B + j] = base[k]·small[j]
@@ -111,40 +336,81 @@ dim3 grid_for(std::size_t items, std::size_t count) {
   return dim3(static_cast<unsigned>((items + kThreads - 1) / kThreads), static_cast<unsigned>(count));
 }
 
-template <class Fr, bool kDif>
-void run_shared(Fr* data, std::size_t count, const Tables<Fr>& t, bool inv, cudaStream_t stream) {
-  const unsigned lb = static_cast<unsigned>(std::min<std::size_t>(t.log_n(), kSharedLog));
-  const std::size_t b = std::size_t(1) << lb;
-  const unsigned threads = static_cast<unsigned>(std::min<std::size_t>(b / 2, 512));
-  dim3 grid(static_cast<unsigned>(t.n() / b), static_cast<unsigned>(count));
-  shared_kernel<Fr, kDif>
-      <<<grid, std::max(threads, 1u), b * sizeof(Fr), stream>>>(data, t.omega2n_powers(), t.n(), lb, inv);
-  cuda::check_last_launch("ntt shared_kernel");
+template <class Fr>
+void bit_reverse(Fr* data, std::size_t count, unsigned log_n, cudaStream_t stream) {
+  if (log_n >= 2 * kTileLog) {
+    dim3 grid(1u << (log_n - 2 * kTileLog), static_cast<unsigned>(count));
+    bitrev_tile_kernel<Fr><<<grid, kThreads, 0, stream>>>(data, log_n);
+  } else {
+    bitrev_kernel<Fr><<<grid_for(std::size_t(1) << log_n, count), kThreads, 0, stream>>>(
+        data, std::size_t(1) << log_n, log_n);
+  }
+  cuda::check_last_launch("ntt bitrev");
 }
 
-// DIF: natural → bit-reversed.
+// Stage counts per pass, low bits first: as even as possible, the larger ones at low bits (where
+// lo = 0 needs no runs of adjacent lows for coalescing).
+std::vector<unsigned> split_passes(unsigned log_n) {
+  const unsigned passes = (log_n + kMaxPassLog - 1) / kMaxPassLog;
+  std::vector<unsigned> ks(passes, log_n / passes);
+  for (unsigned i = 0; i < log_n % passes; ++i) ++ks[i];
+  return ks;
+}
+
+Pass make_pass(unsigned log_n, unsigned lo, unsigned k) {
+  Pass p{};
+  p.log_n = log_n;
+  p.lo = lo;
+  p.k = k;
+  const unsigned g = std::min(kBlockLog - std::min(k, kBlockLog), log_n - k);
+  p.g1 = std::min(g, lo);
+  p.g2 = g - p.g1;
+  p.rounds = (k + kRadixLog - 1) / kRadixLog;
+  for (unsigned i = 0; i < p.rounds; ++i) p.r[i] = k / p.rounds + (i < k % p.rounds ? 1 : 0);
+  return p;
+}
+
+template <class Fr, bool kDif>
+void run_pass(Fr* data, std::size_t count, const Tables<Fr>& t, const Pass& p, bool inv, Load mode,
+              const Fr& scale, cudaStream_t stream) {
+  // Above the default 48 KB; set on every call (a microsecond), so that it holds on whichever device.
+  CUZK_CUDA_CHECK(
+      cudaFuncSetAttribute(pass_kernel<Fr, kDif>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           int(((std::size_t(1) << kBlockLog) + (1u << kBlockLog)) * sizeof(Fr))));
+  const unsigned elems_log = p.elems_log();
+  const unsigned max_r = *std::max_element(p.r, p.r + p.rounds);
+  const unsigned threads = std::max(1u, std::min(kPassThreads, 1u << (elems_log - max_r)));
+  const std::size_t smem =
+      ((std::size_t(1) << elems_log) + (mode == Load::kOddCoset ? (1u << p.g2) : 0)) * sizeof(Fr);
+  dim3 grid(static_cast<unsigned>(t.n() >> elems_log), static_cast<unsigned>(count));
+  pass_kernel<Fr, kDif><<<grid, threads, smem, stream>>>(data, t.omega2n_powers(), p, inv, mode, scale);
+  cuda::check_last_launch(kDif ? "ntt dif pass" : "ntt dit pass");
+}
+
+// DIF: natural → bit-reversed, high bits first.
 template <class Fr>
 void dif(Fr* data, std::size_t count, const Tables<Fr>& t, bool inv, cudaStream_t stream) {
-  const std::size_t n = t.n();
-  if (n < 2) return;
-  for (std::size_t h = n / 2; h >= (std::size_t(1) << kSharedLog); h /= 2) {
-    stage_kernel<Fr, true>
-        <<<grid_for(n / 2, count), kThreads, 0, stream>>>(data, t.omega2n_powers(), n, h, inv);
-    cuda::check_last_launch("ntt dif stage");
+  const unsigned log_n = static_cast<unsigned>(t.log_n());
+  if (log_n == 0) return;
+  const auto ks = split_passes(log_n);
+  unsigned lo = log_n;
+  for (std::size_t i = ks.size(); i-- > 0;) {
+    lo -= ks[i];
+    run_pass<Fr, true>(data, count, t, make_pass(log_n, lo, ks[i]), inv, Load::kPlain, Fr::one(), stream);
   }
-  run_shared<Fr, true>(data, count, t, inv, stream);
 }
 
-// DIT: bit-reversed → natural.
+// DIT: bit-reversed → natural, low bits first; the first pass applies `mode` to what it loads.
 template <class Fr>
-void dit(Fr* data, std::size_t count, const Tables<Fr>& t, bool inv, cudaStream_t stream) {
-  const std::size_t n = t.n();
-  if (n < 2) return;
-  run_shared<Fr, false>(data, count, t, inv, stream);
-  for (std::size_t h = std::size_t(1) << kSharedLog; h < n; h *= 2) {
-    stage_kernel<Fr, false>
-        <<<grid_for(n / 2, count), kThreads, 0, stream>>>(data, t.omega2n_powers(), n, h, inv);
-    cuda::check_last_launch("ntt dit stage");
+void dit(Fr* data, std::size_t count, const Tables<Fr>& t, bool inv, Load mode, const Fr& scale,
+         cudaStream_t stream) {
+  const unsigned log_n = static_cast<unsigned>(t.log_n());
+  if (log_n == 0) return;  // n = 1: identity, and both scalings are 1 (n^-1 = ω_2^0 = 1)
+  unsigned lo = 0;
+  for (unsigned k : split_passes(log_n)) {
+    run_pass<Fr, false>(data, count, t, make_pass(log_n, lo, k), inv, lo == 0 ? mode : Load::kPlain, scale,
+                        stream);
+    lo += k;
   }
 }
 
@@ -176,30 +442,23 @@ Tables<Fr>::Tables(std::size_t log_n, cudaStream_t stream)
 
 template <class Fr>
 void forward(Fr* data, const Tables<Fr>& t, cudaStream_t stream) {
-  bitrev_kernel<Fr>
-      <<<grid_for(t.n(), 1), kThreads, 0, stream>>>(data, t.n(), static_cast<unsigned>(t.log_n()));
-  cuda::check_last_launch("ntt bitrev");
-  dit(data, 1, t, false, stream);
+  bit_reverse(data, 1, static_cast<unsigned>(t.log_n()), stream);
+  dit(data, 1, t, false, Load::kPlain, Fr::one(), stream);
 }
 
+// Bit-reverse, then DIT with ω_N^-1 twiddles whose first pass scales by n^-1 as it loads.
 template <class Fr>
 void inverse(Fr* data, const Tables<Fr>& t, cudaStream_t stream) {
-  dif(data, 1, t, true, stream);
-  bitrev_kernel<Fr>
-      <<<grid_for(t.n(), 1), kThreads, 0, stream>>>(data, t.n(), static_cast<unsigned>(t.log_n()));
-  cuda::check_last_launch("ntt bitrev");
-  scale_kernel<Fr><<<grid_for(t.n(), 1), kThreads, 0, stream>>>(
-      data, t.omega2n_powers(), t.n(), static_cast<unsigned>(t.log_n()), t.n_inv(), false);
-  cuda::check_last_launch("ntt scale");
+  bit_reverse(data, 1, static_cast<unsigned>(t.log_n()), stream);
+  dit(data, 1, t, true, Load::kScale, t.n_inv(), stream);
 }
 
 template <class Fr>
 void to_odd_coset(Fr* data, std::size_t count, const Tables<Fr>& t, cudaStream_t stream) {
   dif(data, count, t, true, stream);  // coefficients, bit-reversed, times n
-  scale_kernel<Fr><<<grid_for(t.n(), count), kThreads, 0, stream>>>(
-      data, t.omega2n_powers(), t.n(), static_cast<unsigned>(t.log_n()), t.n_inv(), true);
-  cuda::check_last_launch("ntt coset scale");
-  dit(data, count, t, false, stream);  // evaluations at ω_2N·ω_N^i, natural
+  // The first DIT pass scales position pos by n^-1·ω_2N^bitrev(pos) as it loads: evaluations at
+  // ω_2N·ω_N^i, natural order.
+  dit(data, count, t, false, Load::kOddCoset, t.n_inv(), stream);
 }
 
 #define CUZK_NTT_INSTANTIATE(Fr)                                   \

@@ -2,8 +2,11 @@
 //
 // Radix-2 Gentleman–Sande (DIF: natural → bit-reversed) and Cooley–Tukey (DIT: bit-reversed → natural)
 // passes, so the Groth16 H pipeline (iNTT, coset scaling, NTT) never runs a bit-reversal pass: the
-// scaling kernel indexes its twiddle by the bit-reversed position instead. The ten smallest stages of
-// each transform run inside one shared-memory kernel; larger stages are one global pass each.
+// first DIT pass scales each element as it loads it, indexing the twiddle by the bit-reversed position.
+// Stages run in multi-stage passes of up to 10 (2^27: 9 + 9 + 9), each one kernel that loads groups of
+// elements a stride apart into shared memory, runs its stages there, and writes them back.
+// forward() and inverse() bit-reverse first (one tiled, coalesced pass), then run DIT; inverse() folds
+// its n^-1 into the first pass' loads.
 //
 // All twiddles come from one table per domain: T[i] = ω_2N^i for i < N. Then ω_N^e = T[2e],
 // ω_N^-e = -T[N - 2e] (as ω_2N^N = -1), and T itself holds the odd-coset shift powers.

@@ -1,4 +1,6 @@
-// GPU NTT against the CPU NTT on random vectors, both scalar fields, several sizes.
+// GPU NTT against the CPU NTT on random vectors, both scalar fields, several sizes: every size up to
+// 2^12 (one multi-stage pass up to 2^10, then two), and larger ones whose log is no multiple of the pass
+// size (2^17 = 9 + 8, 2^19 = 10 + 9, 2^21 = 7 + 7 + 7 stages).
 #include <gtest/gtest.h>
 
 #include "ec/bls12_381.hpp"
@@ -18,7 +20,7 @@ TYPED_TEST_SUITE(NttGpuTest, Fields);
 TYPED_TEST(NttGpuTest, ForwardAndInverseMatchCpu) {
   CUZK_REQUIRE_GPU();
   using Fr = TypeParam;
-  for (std::size_t log_n : {1u, 4u, 10u, 11u, 13u, 18u}) {
+  for (std::size_t log_n : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u, 10u, 11u, 12u, 13u, 17u, 19u, 21u}) {
     poly::Domain<Fr> d(log_n);
     ntt::gpu::Tables<Fr> tables(log_n, nullptr);
     auto v = test::random_field_vector<Fr>(d.n, 10 + log_n);
@@ -28,20 +30,28 @@ TYPED_TEST(NttGpuTest, ForwardAndInverseMatchCpu) {
     ntt::forward(expect.data(), d);
     ASSERT_EQ(test::to_host(dv), expect) << "forward 2^" << log_n;
     ntt::gpu::inverse(dv.data(), tables, nullptr);
-    ASSERT_EQ(test::to_host(dv), v) << "inverse 2^" << log_n;
+    ASSERT_EQ(test::to_host(dv), v) << "inverse of forward 2^" << log_n;
+    // The inverse on its own input too, not only as forward's undoing.
+    auto w = test::random_field_vector<Fr>(d.n, 50 + log_n);
+    auto dw = test::to_device(w);
+    ntt::gpu::inverse(dw.data(), tables, nullptr);
+    ntt::inverse(w.data(), d);
+    ASSERT_EQ(test::to_host(dw), w) << "inverse 2^" << log_n;
   }
 }
 
 TYPED_TEST(NttGpuTest, OddCosetOfThreeVectorsMatchesCpu) {
   CUZK_REQUIRE_GPU();
   using Fr = TypeParam;
-  for (std::size_t log_n : {2u, 10u, 12u, 17u}) {
+  for (std::size_t log_n : {1u, 2u, 3u, 5u, 8u, 10u, 11u, 12u, 17u, 19u, 21u}) {
     poly::Domain<Fr> d(log_n);
     ntt::gpu::Tables<Fr> tables(log_n, nullptr);
-    auto v = test::random_field_vector<Fr>(3 * d.n, 99 + log_n);
+    // A fourth vector after the three guards against writes past the batch.
+    auto v = test::random_field_vector<Fr>(4 * d.n, 99 + log_n);
     auto dv = test::to_device(v);
     ntt::gpu::to_odd_coset(dv.data(), 3, tables, nullptr);
     auto got = test::to_host(dv);
+    ASSERT_TRUE(std::equal(v.begin() + 3 * d.n, v.end(), got.begin() + 3 * d.n)) << "guard at 2^" << log_n;
     const Fr shift = poly::root_of_unity<Fr>(log_n + 1);
     for (std::size_t k = 0; k < 3; ++k) {
       std::vector<Fr> e(v.begin() + k * d.n, v.begin() + (k + 1) * d.n);
