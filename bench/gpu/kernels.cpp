@@ -128,11 +128,12 @@ int run_kernels(int argc, char** argv) {
   if (want("field")) bench_field_rates(s.get());
   if (want("ntt")) bench_ntt<Bls12_381::Fr>("BLS12-381 Fr", ntt_logs, reps, s.get());
   if (want("ntt")) bench_ntt<Bn254::Fr>("BN254 Fr", ntt_logs, reps, s.get());
-  if (want("g1")) bench_msm<Bls12_381::G1Cfg>("BLS12-381 G1", range(16, max_log, 2), reps, s.get());
-  if (want("g1")) bench_msm<Bn254::G1Cfg>("BN254 G1", range(16, std::min(max_log, 26), 2), reps, s.get());
-  if (want("g2"))
-    bench_msm<Bls12_381::G2Cfg>("BLS12-381 G2", range(16, std::min(max_log, 22), 2), reps, s.get());
-  if (want("g2")) bench_msm<Bn254::G2Cfg>("BN254 G2", range(16, std::min(max_log, 22), 2), reps, s.get());
+  auto msm_logs = range(16, max_log, 2);
+  if (max_log % 2) msm_logs.push_back(max_log);  // e.g. 2^27, the Filecoin H MSM
+  if (want("g1")) bench_msm<Bls12_381::G1Cfg>("BLS12-381 G1", msm_logs, reps, s.get());
+  if (want("g1")) bench_msm<Bn254::G1Cfg>("BN254 G1", msm_logs, reps, s.get());
+  if (want("g2")) bench_msm<Bls12_381::G2Cfg>("BLS12-381 G2", msm_logs, reps, s.get());
+  if (want("g2")) bench_msm<Bn254::G2Cfg>("BN254 G2", msm_logs, reps, s.get());
   if (!only.empty() && want("prove")) bench_gpu_prove(max_log, reps, s.get());
   return 0;
 }
