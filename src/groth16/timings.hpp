@@ -1,7 +1,9 @@
 // Wall-clock timings of the prover's stages, in the order they ran.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +12,8 @@ namespace cuzk::groth16 {
 
 struct StageTimings {
   std::vector<std::pair<std::string, double>> stages_ms;
+  // When set and true, the next stage that starts throws Cancelled: provers stop at stage boundaries.
+  const std::atomic<bool>* cancel = nullptr;
 
   double total_ms() const {
     double t = 0;
@@ -18,11 +22,22 @@ struct StageTimings {
   }
 };
 
-// Measures one stage from construction to finish() (or destruction) and records it.
+// Thrown when a stage starts after StageTimings::cancel was set.
+struct Cancelled : std::runtime_error {
+  Cancelled() : std::runtime_error("cancelled") {}
+};
+
+// Measures one stage from construction to finish() (or destruction) and records it. Starting a stage is
+// the provers' cancellation point (StageTimings::cancel).
 class StageTimer {
  public:
   StageTimer(StageTimings* sink, std::string name)
-      : sink_(sink), name_(std::move(name)), start_(std::chrono::steady_clock::now()) {}
+      : sink_(sink), name_(std::move(name)), start_(std::chrono::steady_clock::now()) {
+    if (sink_ && sink_->cancel && sink_->cancel->load(std::memory_order_relaxed)) {
+      sink_ = nullptr;
+      throw Cancelled();
+    }
+  }
   ~StageTimer() { finish(); }
   StageTimer(const StageTimer&) = delete;
   StageTimer& operator=(const StageTimer&) = delete;

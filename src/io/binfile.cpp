@@ -38,8 +38,8 @@ std::uint64_t load_u64(const std::uint8_t* p) {
 
 }  // namespace
 
-BinFile::BinFile(const std::string& path, std::initializer_list<std::string_view> magics)
-    : path_(path), file_(path) {
+BinFile::BinFile(std::string name, MappedFile data, std::initializer_list<std::string_view> magics)
+    : path_(std::move(name)), file_(std::move(data)) {
   const auto b = file_.bytes();
   const std::uint64_t n = b.size();
   // ".zkey" or ".zkey, .wtns or .r1cs"; an empty magic accepts anything.

@@ -41,7 +41,10 @@ class BinFile {
   // ("zkey", "wtns", "r1cs", …); an empty string accepts any magic (see magic()).
   BinFile(const std::string& path, std::string_view magic) : BinFile(path, {magic}) {}
   // Accepts any of several magics (peek_curve: ".zkey, .wtns or .r1cs").
-  BinFile(const std::string& path, std::initializer_list<std::string_view> magics);
+  BinFile(const std::string& path, std::initializer_list<std::string_view> magics)
+      : BinFile(path, MappedFile(path), magics) {}
+  // Parses bytes already loaded; `name` stands for the path in error messages.
+  BinFile(std::string name, MappedFile data, std::initializer_list<std::string_view> magics);
 
   const std::string& path() const { return path_; }
   std::string_view magic() const { return {reinterpret_cast<const char*>(file_.bytes().data()), 4}; }

@@ -20,6 +20,12 @@ class MappedFile {
  public:
   // Throws FormatError naming the file when it cannot be opened or read.
   explicit MappedFile(const std::string& path);
+  // Bytes already in memory (a witness received over the network), read through the same parsers.
+  static MappedFile from_bytes(std::vector<std::uint8_t> bytes) {
+    MappedFile f;
+    f.buf_ = std::move(bytes);
+    return f;
+  }
   ~MappedFile();
   MappedFile(MappedFile&& o) noexcept;
   MappedFile& operator=(MappedFile&& o) noexcept;
@@ -33,6 +39,7 @@ class MappedFile {
   std::size_t size() const { return bytes().size(); }
 
  private:
+  MappedFile() = default;
   void release() noexcept;
 
   void* map_ = nullptr;

@@ -7,13 +7,12 @@
 namespace cuzk::io {
 
 namespace {
+
 constexpr std::uint32_t kVersion = 2;
-}
 
 template <class Curve>
-std::vector<typename Curve::Fr> read_wtns(const std::string& path) {
+std::vector<typename Curve::Fr> parse_wtns(const BinFile& f) {
   using Fr = typename Curve::Fr;
-  BinFile f(path, "wtns");
   f.require_version(kVersion);
 
   Cursor h = f.section(1, "header");
@@ -35,6 +34,18 @@ std::vector<typename Curve::Fr> read_wtns(const std::string& path) {
     w[i] = *v;
   }
   return w;
+}
+
+}  // namespace
+
+template <class Curve>
+std::vector<typename Curve::Fr> read_wtns(const std::string& path) {
+  return parse_wtns<Curve>(BinFile(path, "wtns"));
+}
+
+template <class Curve>
+std::vector<typename Curve::Fr> read_wtns_bytes(std::vector<std::uint8_t> bytes, const std::string& name) {
+  return parse_wtns<Curve>(BinFile(name, MappedFile::from_bytes(std::move(bytes)), {"wtns"}));
 }
 
 template <class Curve>
@@ -60,6 +71,8 @@ void write_wtns(const std::string& path, std::span<const typename Curve::Fr> wit
 
 template std::vector<Bn254::Fr> read_wtns<Bn254>(const std::string&);
 template std::vector<Bls12_381::Fr> read_wtns<Bls12_381>(const std::string&);
+template std::vector<Bn254::Fr> read_wtns_bytes<Bn254>(std::vector<std::uint8_t>, const std::string&);
+template std::vector<Bls12_381::Fr> read_wtns_bytes<Bls12_381>(std::vector<std::uint8_t>, const std::string&);
 template void write_wtns<Bn254>(const std::string&, std::span<const Bn254::Fr>);
 template void write_wtns<Bls12_381>(const std::string&, std::span<const Bls12_381::Fr>);
 

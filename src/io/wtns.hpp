@@ -17,11 +17,18 @@ namespace cuzk::io {
 template <class Curve>
 std::vector<typename Curve::Fr> read_wtns(const std::string& path);
 
+// The same from bytes in memory (a .wtns received over the network); `name` labels error messages.
+template <class Curve>
+std::vector<typename Curve::Fr> read_wtns_bytes(std::vector<std::uint8_t> bytes, const std::string& name);
+
 template <class Curve>
 void write_wtns(const std::string& path, std::span<const typename Curve::Fr> witness);
 
 extern template std::vector<Bn254::Fr> read_wtns<Bn254>(const std::string&);
 extern template std::vector<Bls12_381::Fr> read_wtns<Bls12_381>(const std::string&);
+extern template std::vector<Bn254::Fr> read_wtns_bytes<Bn254>(std::vector<std::uint8_t>, const std::string&);
+extern template std::vector<Bls12_381::Fr> read_wtns_bytes<Bls12_381>(std::vector<std::uint8_t>,
+                                                                      const std::string&);
 extern template void write_wtns<Bn254>(const std::string&, std::span<const Bn254::Fr>);
 extern template void write_wtns<Bls12_381>(const std::string&, std::span<const Bls12_381::Fr>);
 

@@ -1,0 +1,525 @@
+#include "engine/engine.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "ff/random.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/verifier.hpp"
+#include "io/error.hpp"
+#include "io/json.hpp"
+#include "io/wtns.hpp"
+
+#ifdef CUZK_HAVE_CUDA
+#include "cuda/device.hpp"
+#include "cuda/error.hpp"
+#include "cuda/stream.hpp"
+#include "groth16/gpu_prover.hpp"
+#endif
+
+namespace cuzk::engine {
+
+const char* to_string(JobStatus s) {
+  switch (s) {
+    case JobStatus::kQueued:
+      return "QUEUED";
+    case JobStatus::kRunning:
+      return "RUNNING";
+    case JobStatus::kCompleted:
+      return "COMPLETED";
+    case JobStatus::kFailed:
+      return "FAILED";
+    case JobStatus::kCancelled:
+      return "CANCELLED";
+  }
+  return "?";
+}
+
+const char* to_string(PartitionState s) {
+  switch (s) {
+    case PartitionState::kPending:
+      return "pending";
+    case PartitionState::kRunning:
+      return "running";
+    case PartitionState::kDone:
+      return "done";
+    case PartitionState::kFailed:
+      return "failed";
+    case PartitionState::kCancelled:
+      return "cancelled";
+  }
+  return "?";
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+template <class Curve>
+using Witnesses = std::vector<std::vector<typename Curve::Fr>>;
+
+double stage_sum(const groth16::StageTimings& t, std::initializer_list<const char*> names) {
+  double sum = 0;
+  for (const auto& [name, ms] : t.stages_ms)
+    for (const char* n : names)
+      if (name == n) sum += ms;
+  return sum;
+}
+
+}  // namespace
+
+struct Engine::Job {
+  std::uint64_t seq = 0;
+  std::string id, request_id;
+  Priority priority = Priority::kNormal;
+  std::shared_ptr<const Circuit> circuit;
+  std::variant<Witnesses<Bn254>, Witnesses<Bls12_381>> witnesses;
+  std::vector<PartitionResult> parts;
+  JobStatus status = JobStatus::kQueued;
+  std::string error;
+  Clock::time_point submitted = Clock::now(), started{}, finished{};
+  std::atomic<bool> cancel{false};
+  std::uint32_t unfinished = 0;
+};
+
+#ifdef CUZK_HAVE_CUDA
+// A circuit's key prepared on one GPU (device-resident points, or streamed when they do not fit).
+struct DeviceKey {
+  std::shared_ptr<const Circuit> circuit;  // keeps the host key alive: streamed points live there
+  std::variant<std::unique_ptr<groth16::gpu::ResidentKey<Bn254>>,
+               std::unique_ptr<groth16::gpu::ResidentKey<Bls12_381>>>
+      key;
+};
+#endif
+
+struct Engine::Device {
+  int ordinal = -1;
+  std::mutex gpu;  // held only around the GPU region of a proof
+#ifdef CUZK_HAVE_CUDA
+  std::map<std::string, DeviceKey> keys;  // by circuit id; guarded by `gpu`
+#endif
+};
+
+struct Engine::Worker {
+  std::string name;
+  Device* device = nullptr;  // null: a CPU worker
+#ifdef CUZK_HAVE_CUDA
+  std::unique_ptr<cuda::Stream> stream;
+#endif
+  // Guarded by the engine's mutex.
+  bool busy = false;
+  std::string job_id;
+  std::uint32_t partition = 0;
+  double busy_seconds = 0;
+  std::uint64_t done = 0;
+};
+
+Engine::Engine(EngineConfig config)
+    : config_(std::move(config)), repository_(config_.repository, config_.memory_budget) {
+  if (config_.backend != "cpu" && config_.backend != "cuda" && config_.backend != "auto")
+    throw std::invalid_argument("backend must be cpu, cuda or auto, not \"" + config_.backend + "\"");
+  int gpus = 0;
+#ifdef CUZK_HAVE_CUDA
+  gpus = cuda::device_count();
+#endif
+  if (config_.backend == "cuda" && gpus == 0)
+    throw std::invalid_argument(
+        "backend cuda: no CUDA device is available (or this build has no CUDA backend)");
+  backend_ = config_.backend == "auto" ? (gpus > 0 ? "cuda" : "cpu") : config_.backend;
+
+  if (backend_ == "cuda") {
+    std::vector<int> ordinals = config_.devices;
+    if (ordinals.empty())
+      for (int d = 0; d < gpus; ++d) ordinals.push_back(d);
+    for (int d : ordinals) {
+      if (d < 0 || d >= gpus) throw std::invalid_argument("device " + std::to_string(d) + " does not exist");
+      devices_.push_back(std::make_unique<Device>());
+      devices_.back()->ordinal = d;
+      for (unsigned w = 0; w < std::max(1u, config_.gpu_workers_per_device); ++w) {
+        workers_.push_back(std::make_unique<Worker>());
+        workers_.back()->name = "cuda:" + std::to_string(d) + "/" + std::to_string(w);
+        workers_.back()->device = devices_.back().get();
+      }
+    }
+  } else {
+    for (unsigned w = 0; w < std::max(1u, config_.cpu_workers); ++w) {
+      workers_.push_back(std::make_unique<Worker>());
+      workers_.back()->name = "cpu:" + std::to_string(w);
+    }
+  }
+  for (auto& w : workers_) threads_.emplace_back([this, &w] { work(*w); });
+  log("cuzk engine: backend " + backend_ + ", " + std::to_string(workers_.size()) + " workers, repository " +
+      config_.repository.string());
+}
+
+Engine::~Engine() {
+  shutdown(false);
+}
+
+void Engine::log(const std::string& line) const {
+  if (config_.log)
+    config_.log(line);
+  else
+    std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+std::shared_ptr<Engine::Job> Engine::find(const std::string& job_id) const {
+  // Job ids start with the sequence number.
+  std::uint64_t seq = 0;
+  const auto dash = job_id.find('-');
+  try {
+    seq = std::stoull(job_id.substr(0, dash));
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+  auto it = jobs_.find(seq);
+  return it != jobs_.end() && it->second->id == job_id ? it->second : nullptr;
+}
+
+Engine::Submitted Engine::submit(SubmitRequest req) {
+  if (req.request_id.size() > 256) throw RequestError("request_id is longer than 256 characters");
+  std::shared_ptr<const Circuit> circuit;
+  try {
+    circuit = repository_.acquire(req.circuit_id);
+  } catch (const RepositoryError& e) {
+    throw RequestError(e.what());
+  }
+  const std::uint32_t parts = circuit->config.partitions;
+  if (req.witnesses.size() != parts)
+    throw RequestError("circuit '" + circuit->id + "' takes " + std::to_string(parts) + " partition witness" +
+                       (parts == 1 ? "" : "es") + " per job; the request has " +
+                       std::to_string(req.witnesses.size()));
+  auto job = std::make_shared<Job>();
+  job->request_id = req.request_id;
+  job->circuit = circuit;
+  job->priority = req.priority.value_or(circuit->config.priority);
+  job->parts.resize(parts);
+  job->unfinished = parts;
+  // Parse and check every witness now, so a malformed one is this client's error, not a failed job.
+  io::with_curve(circuit->curve, [&]<class C>() {
+    const auto& pk = std::get<groth16::ProvingKey<C>>(circuit->key);
+    Witnesses<C> ws;
+    for (std::uint32_t i = 0; i < parts; ++i) {
+      const std::string label = "witness of partition " + std::to_string(i);
+      if (req.witnesses[i].size() > config_.max_witness_bytes)
+        throw RequestError(label + " is " + std::to_string(req.witnesses[i].size()) + " bytes, over the " +
+                           std::to_string(config_.max_witness_bytes) + "-byte limit");
+      try {
+        ws.push_back(io::read_wtns_bytes<C>(std::move(req.witnesses[i]), label));
+        groth16::check_prove_inputs(pk, ws.back());
+      } catch (const io::FormatError& e) {
+        throw RequestError(e.what());
+      } catch (const groth16::ProveError& e) {
+        throw RequestError(label + ": " + e.what());
+      }
+    }
+    job->witnesses = std::move(ws);
+  });
+
+  std::size_t position = 0;
+  {
+    std::lock_guard lock(mutex_);
+    if (!accepting_) throw RequestError("the daemon is shutting down and accepts no new jobs");
+    job->seq = next_seq_++;
+    job->id = std::to_string(job->seq) + (req.request_id.empty() ? "" : "-" + req.request_id);
+    position = scheduler_.position_for(job->priority);
+    jobs_[job->seq] = job;
+    forget_old_jobs();
+    for (std::uint32_t i = 0; i < parts; ++i) scheduler_.push({job->seq, i, job->priority});
+  }
+  return {job->id, position};
+}
+
+void Engine::forget_old_jobs() {
+  std::size_t finished_count = 0;
+  for (const auto& [seq, j] : jobs_) finished_count += finished(j->status);
+  for (auto it = jobs_.begin(); it != jobs_.end() && finished_count > config_.finished_jobs_kept;) {
+    if (finished(it->second->status)) {
+      it = jobs_.erase(it);
+      --finished_count;
+    } else {
+      ++it;
+    }
+  }
+}
+
+JobResult Engine::snapshot(const Job& job, bool with_proofs) const {
+  JobResult r;
+  r.job_id = job.id;
+  r.request_id = job.request_id;
+  r.circuit_id = job.circuit->id;
+  r.priority = job.priority;
+  r.status = job.status;
+  r.error = job.error;
+  r.partitions = job.parts;
+  if (!with_proofs)
+    for (auto& p : r.partitions) p.proof_json.clear(), p.public_json.clear();
+  const auto now = Clock::now();
+  r.queue_wait_ms = ms_between(job.submitted, job.started == Clock::time_point{} ? now : job.started);
+  r.total_ms = ms_between(job.submitted, job.finished == Clock::time_point{} ? now : job.finished);
+  return r;
+}
+
+JobResult Engine::await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout) {
+  std::unique_lock lock(mutex_);
+  auto job = find(job_id);
+  if (!job) throw RequestError("unknown job '" + job_id + "' (never submitted, or finished long ago)");
+  auto done = [&] { return finished(job->status); };
+  bool ok = timeout ? changed_.wait_for(lock, *timeout, done) : (changed_.wait(lock, done), true);
+  JobResult r = snapshot(*job, true);
+  r.timed_out = !ok;
+  return r;
+}
+
+bool Engine::cancel(const std::string& job_id) {
+  std::shared_ptr<Job> job;
+  bool was_running = false;
+  std::optional<JobResult> ended;
+  {
+    std::lock_guard lock(mutex_);
+    job = find(job_id);
+    if (!job) throw RequestError("unknown job '" + job_id + "'");
+    if (finished(job->status)) return false;
+    job->cancel = true;
+    scheduler_.remove_job(job->seq);
+    for (auto& p : job->parts) {
+      if (p.state == PartitionState::kRunning) was_running = true;
+      if (p.state == PartitionState::kPending) {
+        p.state = PartitionState::kCancelled;
+        --job->unfinished;
+      }
+    }
+    if (job->unfinished == 0) {
+      job->status = JobStatus::kCancelled;
+      job->finished = Clock::now();
+      ++cancelled_;
+      ended = snapshot(*job, false);
+    }
+  }
+  // Metrics first, then the waiters: a client that sees its job finished finds it counted.
+  if (ended && config_.on_job_finished) config_.on_job_finished(*ended);
+  changed_.notify_all();
+  log("cuzk: job=" + job_id + " cancelled" +
+      (was_running ? " (running partitions stop at their next stage)" : ""));
+  return was_running;
+}
+
+Repository::PreloadResult Engine::preload(const std::string& circuit_id) {
+  try {
+    return repository_.preload(circuit_id);
+  } catch (const RepositoryError& e) {
+    throw RequestError(e.what());
+  }
+}
+
+Repository::EvictResult Engine::evict(const std::string& circuit_id) {
+#ifdef CUZK_HAVE_CUDA
+  for (auto& d : devices_) {  // device copies first: they hold the host key too
+    std::lock_guard g(d->gpu);
+    d->keys.erase(circuit_id);
+  }
+#endif
+  return repository_.evict(circuit_id);
+}
+
+void Engine::work(Worker& w) {
+#ifdef CUZK_HAVE_CUDA
+  if (w.device) {
+    CUZK_CUDA_CHECK(cudaSetDevice(w.device->ordinal));
+    w.stream = std::make_unique<cuda::Stream>();
+  }
+#endif
+  while (auto item = scheduler_.pop()) {
+    std::shared_ptr<Job> job;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = jobs_.find(item->job);
+      if (it == jobs_.end()) continue;
+      job = it->second;
+      auto& part = job->parts[item->partition];
+      if (finished(job->status) || part.state != PartitionState::kPending) continue;
+      part.state = PartitionState::kRunning;
+      part.worker = w.name;
+      part.queue_ms = ms_between(job->submitted, Clock::now());
+      if (job->status == JobStatus::kQueued) {
+        job->status = JobStatus::kRunning;
+        job->started = Clock::now();
+      }
+      w.busy = true;
+      w.job_id = job->id;
+      w.partition = item->partition;
+    }
+    const auto t0 = Clock::now();
+    PartitionResult result = run_partition(w, *job, item->partition);
+    {
+      std::lock_guard lock(mutex_);
+      w.busy = false;
+      w.busy_seconds += ms_between(t0, Clock::now()) / 1000;
+      ++w.done;
+    }
+    finish_partition(*job, item->partition, std::move(result));
+  }
+}
+
+PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partition) {
+  PartitionResult r;
+  {
+    std::lock_guard lock(mutex_);
+    r = job.parts[partition];
+  }
+  r.stages.cancel = &job.cancel;
+  const auto t0 = Clock::now();
+  std::string prestage = "none";
+  try {
+    io::with_curve(job.circuit->curve, [&]<class C>() {
+      using Fr = typename C::Fr;
+      const auto& pk = std::get<groth16::ProvingKey<C>>(job.circuit->key);
+      const auto& witness = std::get<Witnesses<C>>(job.witnesses)[partition];
+      const Fr rr = ff::random_nonzero_os<Fr>(), ss = ff::random_nonzero_os<Fr>();
+      groth16::Proof<C> proof;
+      if (!w.device) {
+        proof = groth16::prove(pk, witness, rr, ss, &r.stages);
+      } else {
+#ifdef CUZK_HAVE_CUDA
+        std::lock_guard gpu(w.device->gpu);  // the GPU region
+        auto& slot = w.device->keys[job.circuit->id];
+        if (slot.circuit != job.circuit) {  // first use on this GPU, or reloaded since
+          groth16::StageTimer t(&r.stages, "upload_key");
+          slot.circuit = job.circuit;
+          slot.key = std::make_unique<groth16::gpu::ResidentKey<C>>(pk, w.stream->get());
+        }
+        const auto& key = *std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key);
+        prestage = key.points_on_device() ? "ok" : "fallback";
+        proof = groth16::gpu::prove(pk, key, witness, rr, ss, w.stream->get(), &r.stages);
+#endif
+      }
+      r.prove_ms = ms_between(t0, Clock::now());
+      const std::vector<Fr> pub(witness.begin() + 1, witness.begin() + 1 + pk.n_public);
+      if (config_.self_check) {
+        const auto tv = Clock::now();
+        const auto v = groth16::verify(pk.verifying_key(), pub, proof);
+        r.verify_ms = ms_between(tv, Clock::now());
+        if (!v.valid)
+          throw std::runtime_error("the proof failed its self-check (" + v.reason +
+                                   "): the witness does not satisfy the circuit; no proof was returned");
+      }
+      r.proof_json = io::proof_to_json<C>(proof);
+      r.public_json = io::public_to_json<C>(pub);
+    });
+    r.state = job.cancel ? PartitionState::kCancelled : PartitionState::kDone;
+  } catch (const groth16::Cancelled&) {
+    r.state = PartitionState::kCancelled;
+  } catch (const std::exception& e) {
+    r.state = PartitionState::kFailed;
+    r.error = e.what();
+  }
+  // The timing line, in the original daemon's vocabulary where a stage matches.
+  std::ostringstream line;
+  line.setf(std::ios::fixed);
+  line.precision(1);
+  line << "cuzk: job=" << job.id << " partition=" << partition << "/" << job.parts.size()
+       << " circuit=" << job.circuit->id << " worker=" << w.name << " state=" << to_string(r.state)
+       << " prestage_setup=" << prestage << " queue_ms=" << r.queue_ms
+       << " abc_ms=" << stage_sum(r.stages, {"abc"})
+       << " ntt_msm_h_ms=" << stage_sum(r.stages, {"h", "msm_h"}) << " split_msm_ms="
+       << stage_sum(r.stages, {"classify", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_streamed"})
+       << " gpu_total_ms=" << (w.device ? r.prove_ms : 0.0) << " verify_ms=" << r.verify_ms
+       << " total_ms=" << ms_between(t0, Clock::now());
+  if (!r.error.empty()) line << " error=\"" << r.error << "\"";
+  log(line.str());
+  return r;
+}
+
+void Engine::finish_partition(Job& job, std::uint32_t partition, PartitionResult result) {
+  std::optional<JobResult> ended;
+  {
+    std::lock_guard lock(mutex_);
+    const bool failed_now = result.state == PartitionState::kFailed;
+    job.parts[partition] = std::move(result);
+    --job.unfinished;
+    if (failed_now && job.status == JobStatus::kRunning) {
+      // One failed partition fails the job: its queued partitions are not worth proving.
+      job.status = JobStatus::kFailed;
+      job.error = "partition " + std::to_string(partition) + ": " + job.parts[partition].error;
+      job.cancel = true;
+      scheduler_.remove_job(job.seq);
+      for (auto& p : job.parts)
+        if (p.state == PartitionState::kPending) p.state = PartitionState::kCancelled, --job.unfinished;
+    }
+    if (job.unfinished == 0) {
+      if (job.status == JobStatus::kRunning)
+        job.status = job.cancel ? JobStatus::kCancelled : JobStatus::kCompleted;
+      job.finished = Clock::now();
+      (job.status == JobStatus::kCompleted ? completed_
+       : job.status == JobStatus::kFailed  ? failed_
+                                           : cancelled_)++;
+      ended = snapshot(job, false);
+    }
+  }
+  // Metrics first, then the waiters: a client that sees its job finished finds it counted.
+  if (ended && config_.on_job_finished) config_.on_job_finished(*ended);
+  changed_.notify_all();
+}
+
+EngineStatus Engine::status() const {
+  EngineStatus s;
+  s.circuits = repository_.list();
+  s.repository_bytes = repository_.loaded_bytes();
+  s.repository_budget = repository_.budget_bytes();
+  s.queue_depth = scheduler_.depth_by_priority();
+  s.backend = backend_;
+  std::lock_guard lock(mutex_);
+  for (const auto& [seq, job] : jobs_) s.jobs.push_back(snapshot(*job, false));
+  for (const auto& w : workers_)
+    s.workers.push_back({w->name, w->busy, w->job_id, w->partition, w->busy_seconds, w->done});
+  s.completed = completed_;
+  s.failed = failed_;
+  s.cancelled = cancelled_;
+  s.uptime_seconds = ms_between(started_, Clock::now()) / 1000;
+  return s;
+}
+
+void Engine::shutdown(bool drain) {
+  std::lock_guard stop(shutdown_mutex_);
+  if (stopped_) return;
+  std::vector<std::shared_ptr<Job>> touched;
+  {
+    std::lock_guard lock(mutex_);
+    accepting_ = false;
+    if (!drain) {
+      for (const auto& item : scheduler_.clear()) {
+        auto& job = *jobs_.at(item.job);
+        job.cancel = true;
+        if (job.parts[item.partition].state == PartitionState::kPending) {
+          job.parts[item.partition].state = PartitionState::kCancelled;
+          --job.unfinished;
+        }
+      }
+      for (auto& [seq, job] : jobs_) {
+        if (finished(job->status)) continue;
+        job->cancel = true;
+        if (job->unfinished == 0) {
+          job->status = JobStatus::kCancelled;
+          job->finished = Clock::now();
+          ++cancelled_;
+        }
+      }
+    }
+  }
+  changed_.notify_all();
+  scheduler_.close();
+  for (auto& t : threads_)
+    if (t.joinable()) t.join();
+  stopped_ = true;
+  std::lock_guard lock(mutex_);
+  log("cuzk engine: stopped (" + std::string(drain ? "drained" : "cancelled") +
+      "): " + std::to_string(completed_) + " completed, " + std::to_string(failed_) + " failed, " +
+      std::to_string(cancelled_) + " cancelled");
+}
+
+}  // namespace cuzk::engine

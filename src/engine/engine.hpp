@@ -1,0 +1,166 @@
+// The proving engine behind cuzk-daemon: jobs of one or more partitions (independent proofs over one
+// circuit's key) are queued by priority (scheduler.hpp), proved by device workers — CPU workers, or
+// `gpu_workers_per_device` workers per GPU sharing one mutex held only around the GPU region — checked
+// against the verifying key, and kept until a client collects them. Frontends (gRPC, HTTP) only
+// translate to these calls.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/priority.hpp"
+#include "engine/repository.hpp"
+#include "engine/scheduler.hpp"
+#include "groth16/timings.hpp"
+
+namespace cuzk::engine {
+
+// A request the engine refuses (unknown circuit, malformed witness, wrong partition count, unknown job,
+// shutting down): a clear message for that client; nothing else is affected.
+struct RequestError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class JobStatus { kQueued, kRunning, kCompleted, kFailed, kCancelled };
+enum class PartitionState { kPending, kRunning, kDone, kFailed, kCancelled };
+const char* to_string(JobStatus s);
+const char* to_string(PartitionState s);
+inline bool finished(JobStatus s) {
+  return s != JobStatus::kQueued && s != JobStatus::kRunning;
+}
+
+struct SubmitRequest {
+  std::string request_id;  // the client's label; may repeat across requests
+  std::string circuit_id;
+  std::optional<Priority> priority;                  // default: the circuit's (circuit.toml), else NORMAL
+  std::vector<std::vector<std::uint8_t>> witnesses;  // one snarkjs .wtns per partition
+};
+
+struct PartitionResult {
+  PartitionState state = PartitionState::kPending;
+  std::string proof_json, public_json;  // snarkjs JSON, when done
+  std::string error;
+  std::string worker;  // "cpu:0", "cuda:0/1", …
+  groth16::StageTimings stages;
+  double queue_ms = 0, prove_ms = 0, verify_ms = 0;
+};
+
+struct JobResult {
+  std::string job_id, request_id, circuit_id;
+  Priority priority = Priority::kNormal;
+  JobStatus status = JobStatus::kQueued;
+  bool timed_out = false;  // await() gave up before the job finished
+  std::string error;
+  std::vector<PartitionResult> partitions;
+  double queue_wait_ms = 0, total_ms = 0;
+};
+
+struct WorkerStatus {
+  std::string name;  // "cpu:0", "cuda:0/1" (device 0, worker 1)
+  bool busy = false;
+  std::string job_id;
+  std::uint32_t partition = 0;
+  double busy_seconds = 0;
+  std::uint64_t partitions_done = 0;
+};
+
+struct EngineStatus {
+  std::vector<JobResult> jobs;  // queued, running and recently finished (proofs omitted)
+  std::vector<WorkerStatus> workers;
+  std::vector<CircuitInfo> circuits;
+  std::array<std::size_t, 5> queue_depth{};  // queued partitions per priority (wire values 1..4)
+  std::uint64_t completed = 0, failed = 0, cancelled = 0;
+  std::size_t repository_bytes = 0, repository_budget = 0;
+  double uptime_seconds = 0;
+  std::string backend;  // "cpu" or "cuda"
+};
+
+struct EngineConfig {
+  std::filesystem::path repository;
+  std::string backend = "auto";  // cpu | cuda | auto
+  unsigned cpu_workers = 1;      // with the CPU backend; each proof uses every core anyway
+  unsigned gpu_workers_per_device = 2;
+  std::vector<int> devices;       // empty: every GPU
+  std::size_t memory_budget = 0;  // host bytes for loaded keys; 0: no limit
+  std::size_t max_witness_bytes = std::size_t(2) << 30;
+  std::size_t finished_jobs_kept = 10000;  // oldest finished jobs are forgotten beyond this
+  bool self_check = true;                  // verify every proof before returning it
+  // One line per partition (the timing line) and other events; default: stderr.
+  std::function<void(const std::string&)> log;
+  // Called (outside the engine's lock) when a job finishes, for metrics.
+  std::function<void(const JobResult&)> on_job_finished;
+};
+
+class Engine {
+ public:
+  explicit Engine(EngineConfig config);
+  ~Engine();  // cancels what is left, joins the workers
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  struct Submitted {
+    std::string job_id;          // unique in this daemon: "<sequence>-<request_id>"
+    std::size_t queue_position;  // partitions that will start before this job's first
+  };
+  Submitted submit(SubmitRequest request);  // throws RequestError
+
+  // Waits until the job finishes or `timeout` passes (then timed_out = true and the current state).
+  JobResult await(const std::string& job_id, std::optional<std::chrono::milliseconds> timeout = {});
+
+  // Cancels queued partitions at once and running ones at their next stage boundary; returns whether
+  // a partition was running. Throws RequestError for an unknown job.
+  bool cancel(const std::string& job_id);
+
+  Repository::PreloadResult preload(const std::string& circuit_id);  // throws RequestError
+  Repository::EvictResult evict(const std::string& circuit_id);
+
+  EngineStatus status() const;
+  const std::string& backend() const { return backend_; }
+
+  // Stops accepting jobs. drain = true: queued and running work completes; false: queued work is
+  // cancelled and running work stops at its next stage boundary. Idempotent; blocks until workers exit.
+  void shutdown(bool drain);
+
+ private:
+  struct Job;
+  struct Worker;
+  struct Device;
+  void work(Worker& worker);
+  PartitionResult run_partition(Worker& worker, Job& job, std::uint32_t partition);
+  void finish_partition(Job& job, std::uint32_t partition, PartitionResult result);
+  JobResult snapshot(const Job& job, bool with_proofs) const;
+  void log(const std::string& line) const;
+  std::shared_ptr<Job> find(const std::string& job_id) const;  // with mutex_ held
+  void forget_old_jobs();                                      // with mutex_ held
+
+  EngineConfig config_;
+  std::string backend_;
+  Repository repository_;
+  Scheduler scheduler_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::map<std::uint64_t, std::shared_ptr<Job>> jobs_;
+  std::uint64_t next_seq_ = 1;
+  bool accepting_ = true;
+  std::uint64_t completed_ = 0, failed_ = 0, cancelled_ = 0;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::vector<std::unique_ptr<Device>> devices_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<std::thread> threads_;
+  std::mutex shutdown_mutex_;
+  bool stopped_ = false;
+};
+
+}  // namespace cuzk::engine

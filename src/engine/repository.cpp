@@ -1,0 +1,169 @@
+#include "engine/repository.hpp"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+
+#include "io/error.hpp"
+#include "io/zkey.hpp"
+
+namespace cuzk::engine {
+
+namespace {
+
+template <class Curve>
+std::size_t key_bytes(const groth16::ProvingKey<Curve>& pk) {
+  return (pk.a.size() + pk.b1.size() + pk.c.size() + pk.h.size() + pk.ic.size()) *
+             sizeof(typename Curve::G1) +
+         pk.b2.size() * sizeof(typename Curve::G2) + pk.coefs.size() * sizeof(pk.coefs[0]);
+}
+
+CircuitConfig read_config(const std::filesystem::path& file, const std::string& id) {
+  CircuitConfig c;
+  if (!std::filesystem::exists(file)) return c;
+  toml::table t;
+  try {
+    t = toml::parse_file(file.string());
+  } catch (const toml::parse_error& e) {
+    throw RepositoryError("circuit '" + id + "': " + file.string() + ": " + std::string(e.description()));
+  }
+  if (auto kind = t["kind"].value<std::string>()) c.kind = *kind;
+  if (c.kind != "groth16")
+    throw RepositoryError("circuit '" + id + "': kind \"" + c.kind + "\" is not supported (groth16)");
+  if (auto p = t["partitions"].value<std::int64_t>()) {
+    if (*p < 1 || *p > 1024)
+      throw RepositoryError("circuit '" + id + "': partitions must be 1..1024, not " + std::to_string(*p));
+    c.partitions = static_cast<std::uint32_t>(*p);
+  }
+  if (auto p = t["priority"].value<std::string>()) {
+    auto parsed = parse_priority(*p);
+    if (!parsed) throw RepositoryError("circuit '" + id + "': unknown priority \"" + *p + "\"");
+    c.priority = *parsed;
+  }
+  return c;
+}
+
+}  // namespace
+
+Repository::Repository(std::filesystem::path root, std::size_t host_budget_bytes)
+    : root_(std::move(root)), budget_(host_budget_bytes) {
+  if (!std::filesystem::is_directory(root_))
+    throw RepositoryError("circuit repository " + root_.string() + " is not a directory");
+}
+
+bool Repository::valid_id(const std::string& id) {
+  if (id.empty() || id.size() > 128 || id[0] == '.') return false;
+  return std::all_of(id.begin(), id.end(),
+                     [](unsigned char c) { return std::isalnum(c) || c == '.' || c == '_' || c == '-'; });
+}
+
+std::shared_ptr<const Circuit> Repository::load(const std::string& id) const {
+  if (!valid_id(id)) throw RepositoryError("invalid circuit id '" + id + "'");
+  const auto dir = root_ / id, zkey = dir / "circuit.zkey";
+  if (!std::filesystem::is_regular_file(zkey))
+    throw RepositoryError("unknown circuit '" + id + "': no " + zkey.string());
+  auto circuit = std::make_shared<Circuit>();
+  circuit->id = id;
+  circuit->config = read_config(dir / "circuit.toml", id);
+  try {
+    circuit->curve = io::peek_curve(zkey.string());
+    io::with_curve(circuit->curve, [&]<class C>() {
+      auto pk = io::read_zkey<C>(zkey.string());
+      circuit->bytes = key_bytes(pk);
+      circuit->key = std::move(pk);
+    });
+  } catch (const io::FormatError& e) {
+    throw RepositoryError("circuit '" + id + "': " + e.what());
+  }
+  return circuit;
+}
+
+void Repository::make_room(std::size_t bytes) {
+  if (budget_ == 0) return;
+  while (loaded_bytes_locked() + bytes > budget_) {
+    auto victim = loaded_.end();
+    for (auto it = loaded_.begin(); it != loaded_.end(); ++it)
+      if (it->second.circuit.use_count() == 1 &&
+          (victim == loaded_.end() || it->second.last_used < victim->second.last_used))
+        victim = it;
+    if (victim == loaded_.end()) return;  // everything loaded is in use: over budget rather than fail
+    loaded_.erase(victim);
+  }
+}
+
+std::size_t Repository::loaded_bytes_locked() const {
+  std::size_t total = 0;
+  for (const auto& [id, e] : loaded_) total += e.circuit->bytes;
+  return total;
+}
+
+std::shared_ptr<const Circuit> Repository::acquire(const std::string& id) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = loaded_.find(id); it != loaded_.end()) {
+      it->second.last_used = std::chrono::steady_clock::now();
+      return it->second.circuit;
+    }
+  }
+  // Load outside the lock (keys can take seconds); a concurrent load of the same id keeps the first.
+  auto circuit = load(id);
+  std::lock_guard lock(mutex_);
+  if (auto it = loaded_.find(id); it != loaded_.end()) return it->second.circuit;
+  make_room(circuit->bytes);
+  loaded_[id] = {circuit, std::chrono::steady_clock::now()};
+  return circuit;
+}
+
+Repository::PreloadResult Repository::preload(const std::string& id) {
+  {
+    std::lock_guard lock(mutex_);
+    if (loaded_.count(id)) return {true, 0};
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  acquire(id);
+  return {false, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()};
+}
+
+Repository::EvictResult Repository::evict(const std::string& id) {
+  std::shared_ptr<const Circuit> dropped;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = loaded_.find(id);
+    if (it == loaded_.end()) return {};
+    dropped = std::move(it->second.circuit);
+    loaded_.erase(it);
+  }
+  const bool last = dropped.use_count() == 1;
+  const std::size_t bytes = dropped->bytes;
+  dropped.reset();  // frees the key now when no job holds it
+  return {true, last ? bytes : 0};
+}
+
+std::vector<CircuitInfo> Repository::list() const {
+  std::vector<CircuitInfo> out;
+  std::error_code ec;
+  for (const auto& d : std::filesystem::directory_iterator(root_, ec)) {
+    const std::string id = d.path().filename().string();
+    if (d.is_directory() && valid_id(id) && std::filesystem::exists(d.path() / "circuit.zkey"))
+      out.push_back({id, Tier::kDisk, 0, 0, 0});
+  }
+  std::lock_guard lock(mutex_);
+  const auto now = std::chrono::steady_clock::now();
+  for (const auto& [id, e] : loaded_) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const CircuitInfo& c) { return c.id == id; });
+    if (it == out.end()) it = out.insert(out.end(), CircuitInfo{id});
+    it->tier = Tier::kHost;
+    it->bytes = e.circuit->bytes;
+    it->jobs_holding = e.circuit.use_count() - 1;
+    it->idle_seconds = std::chrono::duration<double>(now - e.last_used).count();
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  return out;
+}
+
+std::size_t Repository::loaded_bytes() const {
+  std::lock_guard lock(mutex_);
+  return loaded_bytes_locked();
+}
+
+}  // namespace cuzk::engine

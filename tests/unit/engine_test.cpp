@@ -1,0 +1,258 @@
+// The proving engine on the CPU backend: repository loading and eviction, jobs of one and several
+// partitions, priorities, cancellation, bad requests, drain on shutdown. Every returned proof is checked
+// with our verifier against the circuit's key.
+#include "engine/engine.hpp"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "groth16/verifier.hpp"
+#include "io/json.hpp"
+#include "io/zkey.hpp"
+#include "unit/engine_test_util.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+EngineConfig cpu_config(const std::filesystem::path& root, unsigned workers = 1) {
+  EngineConfig c;
+  c.repository = root;
+  c.backend = "cpu";
+  c.cpu_workers = workers;
+  c.log = [](const std::string&) {};
+  return c;
+}
+
+template <class Curve>
+void expect_valid(const std::filesystem::path& root, const std::string& circuit, const PartitionResult& p) {
+  ASSERT_EQ(p.state, PartitionState::kDone) << p.error;
+  const auto pk = io::read_zkey<Curve>((root / circuit / "circuit.zkey").string());
+  const auto proof = io::proof_from_json<Curve>(p.proof_json, "proof");
+  const auto pub = io::public_from_json<Curve>(p.public_json, "public");
+  EXPECT_TRUE(groth16::verify(pk.verifying_key(), pub, proof).valid);
+}
+
+TEST(Repository, LoadsOnDemandRejectsUnknownAndBadIds) {
+  test::TempRepository repo;
+  repo.add<Bn254>("small", 16);
+  Repository r(repo.root(), 0);
+  EXPECT_THROW(r.acquire("missing"), RepositoryError);
+  EXPECT_THROW(r.acquire("../small"), RepositoryError);
+  EXPECT_THROW(r.acquire(""), RepositoryError);
+  auto list = r.list();
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0].tier, Tier::kDisk);
+  auto c = r.acquire("small");
+  EXPECT_EQ(c->curve, io::CurveId::bn254);
+  EXPECT_GT(c->bytes, 0u);
+  EXPECT_TRUE(r.preload("small").already_loaded);
+  list = r.list();
+  EXPECT_EQ(list[0].tier, Tier::kHost);
+  EXPECT_EQ(list[0].jobs_holding, 1);
+}
+
+TEST(Repository, LeastRecentlyUsedEvictionUnderBudgetSparesHeldKeys) {
+  test::TempRepository repo;
+  repo.add<Bn254>("a", 64);
+  repo.add<Bn254>("b", 64);
+  repo.add<Bn254>("c", 64);
+  std::size_t one = 0;
+  {
+    Repository probe(repo.root(), 0);
+    one = probe.acquire("a")->bytes;
+  }
+  Repository r(repo.root(), 2 * one + one / 2);  // room for two
+  r.preload("a");
+  r.preload("b");
+  r.acquire("a");  // a is now more recent than b
+  r.preload("c");  // evicts b
+  auto tiers = r.list();
+  EXPECT_EQ(tiers[0].tier, Tier::kHost);
+  EXPECT_EQ(tiers[1].tier, Tier::kDisk);
+  EXPECT_EQ(tiers[2].tier, Tier::kHost);
+  {
+    auto held_a = r.acquire("a");
+    auto held_c = r.acquire("c");
+    r.preload("b");  // nothing evictable: over budget rather than fail
+    EXPECT_EQ(r.loaded_bytes(), 3 * one);
+  }
+  const auto e = r.evict("b");
+  EXPECT_TRUE(e.was_loaded);
+  EXPECT_EQ(e.freed_bytes, one);
+  EXPECT_FALSE(r.evict("b").was_loaded);
+  EXPECT_EQ(r.loaded_bytes(), 2 * one);
+}
+
+TEST(Repository, CircuitTomlIsValidated) {
+  test::TempRepository repo;
+  repo.add<Bn254>("good", 16, 0, "partitions = 3\npriority = \"high\"\n");
+  repo.add<Bn254>("bad", 16, 0, "partitions = 0\n");
+  repo.add<Bn254>("broken", 16, 0, "partitions = [\n");
+  Repository r(repo.root(), 0);
+  auto c = r.acquire("good");
+  EXPECT_EQ(c->config.partitions, 3u);
+  EXPECT_EQ(c->config.priority, Priority::kHigh);
+  EXPECT_THROW(r.acquire("bad"), RepositoryError);
+  EXPECT_THROW(r.acquire("broken"), RepositoryError);
+}
+
+TEST(Engine, ProvesBothCurvesAndSeveralPartitions) {
+  test::TempRepository repo;
+  auto bn = repo.add<Bn254>("bn", 100);
+  auto bls = repo.add<Bls12_381>("bls", 100, 3, "partitions = 3\n");
+  std::vector<std::string> lines;
+  std::mutex m;
+  auto cfg = cpu_config(repo.root(), 2);
+  cfg.log = [&](const std::string& l) {
+    std::lock_guard g(m);
+    lines.push_back(l);
+  };
+  Engine e(cfg);
+  auto j1 = e.submit({"req", "bn", std::nullopt, bn});
+  auto j2 = e.submit({"req", "bls", Priority::kHigh, bls});  // the same request id twice
+  EXPECT_NE(j1.job_id, j2.job_id);
+  auto r1 = e.await(j1.job_id), r2 = e.await(j2.job_id);
+  ASSERT_EQ(r1.status, JobStatus::kCompleted) << r1.error;
+  ASSERT_EQ(r2.status, JobStatus::kCompleted) << r2.error;
+  expect_valid<Bn254>(repo.root(), "bn", r1.partitions.at(0));
+  ASSERT_EQ(r2.partitions.size(), 3u);
+  for (const auto& p : r2.partitions) expect_valid<Bls12_381>(repo.root(), "bls", p);
+  EXPECT_NE(r2.partitions[0].proof_json, r2.partitions[1].proof_json);
+  std::lock_guard g(m);
+  std::size_t timing_lines = 0;
+  for (const auto& l : lines) timing_lines += l.find("ntt_msm_h_ms=") != std::string::npos;
+  EXPECT_EQ(timing_lines, 4u);
+  const auto s = e.status();
+  EXPECT_EQ(s.completed, 2u);
+  EXPECT_EQ(s.backend, "cpu");
+}
+
+TEST(Engine, BadRequestsAreClearErrorsAndHarmNothing) {
+  test::TempRepository repo;
+  auto small = repo.add<Bn254>("small", 50);
+  auto other = repo.add<Bn254>("other", 80);
+  auto bls = repo.add<Bls12_381>("bls", 50);
+  Engine e(cpu_config(repo.root()));
+  auto expect_error = [&](SubmitRequest r, const std::string& needle) {
+    try {
+      e.submit(std::move(r));
+      ADD_FAILURE() << "accepted a request that should fail with '" << needle << "'";
+    } catch (const RequestError& err) {
+      EXPECT_NE(std::string(err.what()).find(needle), std::string::npos) << err.what();
+    }
+  };
+  expect_error({"x", "nope", std::nullopt, small}, "unknown circuit");
+  expect_error({"x", "small", std::nullopt, {{1, 2, 3}}}, "witness of partition 0");
+  expect_error({"x", "small", std::nullopt, other}, "signals");                 // another circuit's witness
+  expect_error({"x", "small", std::nullopt, bls}, "BLS12-381");                 // wrong curve
+  expect_error({"x", "small", std::nullopt, {}}, "takes 1 partition witness");  // none
+  auto big = small[0];
+  big.resize(4096);
+  auto cfg = cpu_config(repo.root());
+  cfg.max_witness_bytes = 1024;
+  Engine limited(cfg);
+  EXPECT_THROW(limited.submit({"x", "small", std::nullopt, {big}}), RequestError);
+  EXPECT_THROW(e.await("42-nothing"), RequestError);
+  EXPECT_THROW(e.cancel("garbage"), RequestError);
+  // And the engine still serves a good request.
+  auto ok = e.await(e.submit({"x", "small", std::nullopt, small}).job_id);
+  EXPECT_EQ(ok.status, JobStatus::kCompleted) << ok.error;
+}
+
+TEST(Engine, CriticalJobSubmittedBehindTwentyNormalRunsNext) {
+  test::TempRepository repo;
+  auto w = repo.add<Bn254>("c", 200);
+  std::vector<std::string> order;
+  std::mutex m;
+  auto cfg = cpu_config(repo.root(), 1);
+  cfg.on_job_finished = [&](const JobResult& r) {
+    std::lock_guard g(m);
+    order.push_back(r.request_id);
+  };
+  Engine e(cfg);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 20; ++i)
+    ids.push_back(e.submit({"normal" + std::to_string(i), "c", Priority::kNormal, w}).job_id);
+  auto crit = e.submit({"critical", "c", Priority::kCritical, w});
+  EXPECT_LE(crit.queue_position, 0u);
+  e.await(crit.job_id);
+  for (const auto& id : ids) e.await(id);
+  e.shutdown(true);
+  std::lock_guard g(m);
+  ASSERT_EQ(order.size(), 21u);
+  // At most the first NORMAL job had started when the CRITICAL one arrived.
+  const auto pos = std::find(order.begin(), order.end(), "critical") - order.begin();
+  EXPECT_LE(pos, 1);
+}
+
+TEST(Engine, CancelQueuedAndRunningJobs) {
+  test::TempRepository repo;
+  auto w = repo.add<Bn254>("c", 4000, 3, "partitions = 3\n");
+  Engine e(cpu_config(repo.root(), 1));
+  auto running = e.submit({"r", "c", std::nullopt, w});
+  auto queued = e.submit({"q", "c", std::nullopt, w});
+  EXPECT_FALSE(e.cancel(queued.job_id));  // nothing of it ran
+  auto q = e.await(queued.job_id);
+  EXPECT_EQ(q.status, JobStatus::kCancelled);
+  for (const auto& p : q.partitions) EXPECT_EQ(p.state, PartitionState::kCancelled);
+  // Wait for the first job's first partition to run, then cancel it.
+  for (int i = 0; i < 20000; ++i) {
+    auto s = e.await(running.job_id, std::chrono::milliseconds(0));
+    if (s.partitions[0].state == PartitionState::kRunning) break;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  EXPECT_TRUE(e.cancel(running.job_id));
+  auto r = e.await(running.job_id);
+  EXPECT_EQ(r.status, JobStatus::kCancelled);
+  EXPECT_EQ(r.partitions[1].state, PartitionState::kCancelled);
+  EXPECT_EQ(r.partitions[2].state, PartitionState::kCancelled);
+  EXPECT_FALSE(e.cancel(running.job_id));  // already over
+  EXPECT_EQ(e.status().cancelled, 2u);
+}
+
+TEST(Engine, AwaitTimesOutAndDrainingShutdownLosesNothing) {
+  test::TempRepository repo;
+  auto w = repo.add<Bn254>("c", 300);
+  Engine e(cpu_config(repo.root(), 1));
+  std::vector<std::string> ids;
+  for (int i = 0; i < 5; ++i) ids.push_back(e.submit({"d", "c", std::nullopt, w}).job_id);
+  auto early = e.await(ids.back(), std::chrono::milliseconds(0));
+  EXPECT_TRUE(early.timed_out);
+  e.shutdown(true);
+  EXPECT_THROW(e.submit({"late", "c", std::nullopt, w}), RequestError);
+  for (const auto& id : ids) EXPECT_EQ(e.await(id).status, JobStatus::kCompleted);
+}
+
+TEST(Engine, CancellingShutdownCancelsQueuedWork) {
+  test::TempRepository repo;
+  auto w = repo.add<Bn254>("c", 2000);
+  Engine e(cpu_config(repo.root(), 1));
+  std::vector<std::string> ids;
+  for (int i = 0; i < 6; ++i) ids.push_back(e.submit({"s", "c", std::nullopt, w}).job_id);
+  e.shutdown(false);
+  std::size_t cancelled = 0;
+  for (const auto& id : ids) {
+    auto r = e.await(id);
+    EXPECT_TRUE(finished(r.status));
+    cancelled += r.status == JobStatus::kCancelled;
+  }
+  EXPECT_GE(cancelled, 4u);
+}
+
+TEST(Engine, EvictFreesAndTheNextJobReloads) {
+  test::TempRepository repo;
+  auto w = repo.add<Bn254>("c", 50);
+  Engine e(cpu_config(repo.root()));
+  EXPECT_FALSE(e.preload("c").already_loaded);
+  EXPECT_GT(e.status().repository_bytes, 0u);
+  const auto ev = e.evict("c");
+  EXPECT_TRUE(ev.was_loaded);
+  EXPECT_GT(ev.freed_bytes, 0u);
+  EXPECT_EQ(e.status().repository_bytes, 0u);
+  EXPECT_THROW(e.preload("missing"), RequestError);
+  EXPECT_EQ(e.await(e.submit({"x", "c", std::nullopt, w}).job_id).status, JobStatus::kCompleted);
+}
+
+}  // namespace
+}  // namespace cuzk::engine

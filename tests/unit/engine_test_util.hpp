@@ -1,0 +1,67 @@
+// A circuit repository in a temporary directory, filled with synthetic mulchain circuits, for the engine
+// and daemon tests.
+#pragma once
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "groth16/setup.hpp"
+#include "io/wtns.hpp"
+#include "io/zkey.hpp"
+#include "r1cs/synthetic.hpp"
+
+namespace cuzk::test {
+
+inline std::vector<std::uint8_t> file_bytes(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+class TempRepository {
+ public:
+  TempRepository() {
+    root_ = std::filesystem::temp_directory_path() /
+            ("cuzk-repo-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++));
+    std::filesystem::create_directories(root_);
+  }
+  ~TempRepository() {
+    std::error_code ec;
+    std::filesystem::remove_all(root_, ec);
+  }
+  const std::filesystem::path& root() const { return root_; }
+
+  // Adds circuit `id` (mulchain of n constraints) and returns `witnesses` distinct .wtns files for it
+  // (different seeds give different inputs; the key is the same). `toml` is written as circuit.toml.
+  template <class Curve>
+  std::vector<std::vector<std::uint8_t>> add(const std::string& id, std::size_t n, std::size_t witnesses = 1,
+                                             const std::string& toml = "") {
+    const auto dir = root_ / id;
+    std::filesystem::create_directories(dir);
+    auto circ = r1cs::mulchain<Curve>(n, 1);
+    io::write_zkey<Curve>((dir / "circuit.zkey").string(),
+                          groth16::setup(circ.cs, groth16::random_toxic_waste<Curve>()));
+    if (!toml.empty()) std::ofstream(dir / "circuit.toml") << toml;
+    std::vector<std::vector<std::uint8_t>> out;
+    for (std::size_t k = 0; k < witnesses; ++k) {
+      const auto w = r1cs::mulchain<Curve>(n, 100 + k).witness;
+      const auto path = dir / ("witness-" + std::to_string(k) + ".wtns");
+      io::write_wtns<Curve>(path.string(), w);
+      out.push_back(file_bytes(path));
+    }
+    return out;
+  }
+
+ private:
+  static int& counter() {
+    static int c = 0;
+    return c;
+  }
+  std::filesystem::path root_;
+};
+
+}  // namespace cuzk::test
