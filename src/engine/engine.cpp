@@ -75,7 +75,7 @@ double stage_sum(const groth16::StageTimings& t, std::initializer_list<const cha
 
 struct Engine::Job {
   std::uint64_t seq = 0;
-  std::string id, request_id;
+  std::string id, request_id, circuit_id;
   Priority priority = Priority::kNormal;
   std::shared_ptr<const Circuit> circuit;
   std::variant<Witnesses<Bn254>, Witnesses<Bls12_381>> witnesses;
@@ -86,6 +86,14 @@ struct Engine::Job {
   std::atomic<bool> cancel{false};
   std::uint32_t unfinished = 0;
 };
+
+namespace {
+// A finished job keeps only its results: its key reference (so evict() really frees) and its witnesses go.
+void release_inputs(auto& job) {
+  job.circuit.reset();
+  job.witnesses = {};
+}
+}  // namespace
 
 #ifdef CUZK_HAVE_CUDA
 // A circuit's key prepared on one GPU (device-resident points, or streamed when they do not fit).
@@ -196,6 +204,7 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
                        std::to_string(req.witnesses.size()));
   auto job = std::make_shared<Job>();
   job->request_id = req.request_id;
+  job->circuit_id = circuit->id;
   job->circuit = circuit;
   job->priority = req.priority.value_or(circuit->config.priority);
   job->parts.resize(parts);
@@ -252,7 +261,7 @@ JobResult Engine::snapshot(const Job& job, bool with_proofs) const {
   JobResult r;
   r.job_id = job.id;
   r.request_id = job.request_id;
-  r.circuit_id = job.circuit->id;
+  r.circuit_id = job.circuit_id;
   r.priority = job.priority;
   r.status = job.status;
   r.error = job.error;
@@ -299,6 +308,7 @@ bool Engine::cancel(const std::string& job_id) {
       job->finished = Clock::now();
       ++cancelled_;
       ended = snapshot(*job, false);
+      release_inputs(*job);
     }
   }
   // Metrics first, then the waiters: a client that sees its job finished finds it counted.
@@ -423,7 +433,7 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
   line.setf(std::ios::fixed);
   line.precision(1);
   line << "cuzk: job=" << job.id << " partition=" << partition << "/" << job.parts.size()
-       << " circuit=" << job.circuit->id << " worker=" << w.name << " state=" << to_string(r.state)
+       << " circuit=" << job.circuit_id << " worker=" << w.name << " state=" << to_string(r.state)
        << " prestage_setup=" << prestage << " queue_ms=" << r.queue_ms
        << " abc_ms=" << stage_sum(r.stages, {"abc"})
        << " ntt_msm_h_ms=" << stage_sum(r.stages, {"h", "msm_h"}) << " split_msm_ms="
@@ -459,6 +469,7 @@ void Engine::finish_partition(Job& job, std::uint32_t partition, PartitionResult
        : job.status == JobStatus::kFailed  ? failed_
                                            : cancelled_)++;
       ended = snapshot(job, false);
+      release_inputs(job);
     }
   }
   // Metrics first, then the waiters: a client that sees its job finished finds it counted.
@@ -484,34 +495,44 @@ EngineStatus Engine::status() const {
   return s;
 }
 
-void Engine::shutdown(bool drain) {
-  std::lock_guard stop(shutdown_mutex_);
-  if (stopped_) return;
-  std::vector<std::shared_ptr<Job>> touched;
+void Engine::cancel_pending() {
+  std::vector<JobResult> ended;
   {
     std::lock_guard lock(mutex_);
     accepting_ = false;
-    if (!drain) {
-      for (const auto& item : scheduler_.clear()) {
-        auto& job = *jobs_.at(item.job);
-        job.cancel = true;
-        if (job.parts[item.partition].state == PartitionState::kPending) {
-          job.parts[item.partition].state = PartitionState::kCancelled;
-          --job.unfinished;
-        }
+    for (const auto& item : scheduler_.clear()) {
+      auto& job = *jobs_.at(item.job);
+      if (job.parts[item.partition].state == PartitionState::kPending) {
+        job.parts[item.partition].state = PartitionState::kCancelled;
+        --job.unfinished;
       }
-      for (auto& [seq, job] : jobs_) {
-        if (finished(job->status)) continue;
-        job->cancel = true;
-        if (job->unfinished == 0) {
-          job->status = JobStatus::kCancelled;
-          job->finished = Clock::now();
-          ++cancelled_;
-        }
+    }
+    for (auto& [seq, job] : jobs_) {
+      if (finished(job->status)) continue;
+      job->cancel = true;
+      if (job->unfinished == 0) {
+        job->status = JobStatus::kCancelled;
+        job->finished = Clock::now();
+        ++cancelled_;
+        ended.push_back(snapshot(*job, false));
+        release_inputs(*job);
       }
     }
   }
+  if (config_.on_job_finished)
+    for (const auto& r : ended) config_.on_job_finished(r);
   changed_.notify_all();
+}
+
+void Engine::shutdown(bool drain) {
+  std::lock_guard stop(shutdown_mutex_);
+  if (stopped_) return;
+  if (drain) {
+    std::lock_guard lock(mutex_);
+    accepting_ = false;
+  } else {
+    cancel_pending();
+  }
   scheduler_.close();
   for (auto& t : threads_)
     if (t.joinable()) t.join();

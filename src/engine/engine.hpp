@@ -129,6 +129,10 @@ class Engine {
   EngineStatus status() const;
   const std::string& backend() const { return backend_; }
 
+  // Stops accepting jobs, cancels every queued partition and asks running ones to stop at their next
+  // stage boundary; does not wait (a draining shutdown in progress then ends quickly).
+  void cancel_pending();
+
   // Stops accepting jobs. drain = true: queued and running work completes; false: queued work is
   // cancelled and running work stops at its next stage boundary. Idempotent; blocks until workers exit.
   void shutdown(bool drain);

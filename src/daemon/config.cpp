@@ -1,0 +1,99 @@
+#include "daemon/config.hpp"
+
+#include <toml++/toml.h>
+
+#include <cctype>
+#include <cmath>
+
+namespace cuzk::daemon {
+
+std::size_t parse_bytes(const std::string& text) {
+  std::size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  if (i == 0) throw ConfigError("\"" + text + "\" is not a size (e.g. 16GiB, 512MiB, 1000000)");
+  double v = std::stod(text.substr(0, i));
+  std::string unit = text.substr(i);
+  while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
+  double mul = 1;
+  if (unit.empty() || unit == "B")
+    mul = 1;
+  else if (unit == "KiB" || unit == "K" || unit == "k")
+    mul = 1024.0;
+  else if (unit == "MiB" || unit == "M")
+    mul = 1024.0 * 1024;
+  else if (unit == "GiB" || unit == "G")
+    mul = 1024.0 * 1024 * 1024;
+  else if (unit == "TiB" || unit == "T")
+    mul = 1024.0 * 1024 * 1024 * 1024;
+  else
+    throw ConfigError("\"" + text + "\": unknown unit \"" + unit + "\" (B, KiB, MiB, GiB, TiB)");
+  return static_cast<std::size_t>(std::llround(v * mul));
+}
+
+namespace {
+
+std::size_t bytes_value(const toml::node_view<toml::node>& n, const char* key) {
+  if (auto i = n.value<std::int64_t>()) {
+    if (*i < 0) throw ConfigError(std::string(key) + " must not be negative");
+    return static_cast<std::size_t>(*i);
+  }
+  if (auto s = n.value<std::string>()) return parse_bytes(*s);
+  throw ConfigError(std::string(key) + " must be a size (a number of bytes or a string like \"16GiB\")");
+}
+
+}  // namespace
+
+Config load_config(const std::optional<std::string>& path) {
+  Config c;
+  if (!path) return c;
+  toml::table t;
+  try {
+    t = toml::parse_file(*path);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(*path + ": " + std::string(e.description()) + " (line " +
+                      std::to_string(e.source().begin.line) + ")");
+  }
+  auto str = [&](const char* table, const char* key, std::string& out) {
+    auto n = t[table][key];
+    if (!n) return;
+    auto v = n.value<std::string>();
+    if (!v) throw ConfigError(std::string(table) + "." + key + " must be a string");
+    out = *v;
+  };
+  auto uint = [&](const char* table, const char* key, unsigned& out) {
+    auto n = t[table][key];
+    if (!n) return;
+    auto v = n.value<std::int64_t>();
+    if (!v || *v < 0) throw ConfigError(std::string(table) + "." + key + " must be a non-negative integer");
+    out = static_cast<unsigned>(*v);
+  };
+  str("daemon", "listen", c.listen);
+  str("daemon", "http", c.http);
+  if (auto n = t["daemon"]["max_message_bytes"])
+    c.max_message_bytes = bytes_value(n, "daemon.max_message_bytes");
+  std::string repo = c.engine.repository.string();
+  str("repository", "path", repo);
+  c.engine.repository = repo;
+  if (auto n = t["repository"]["memory_budget"])
+    c.engine.memory_budget = bytes_value(n, "repository.memory_budget");
+  str("engine", "backend", c.engine.backend);
+  uint("engine", "cpu_workers", c.engine.cpu_workers);
+  uint("engine", "gpu_workers_per_device", c.engine.gpu_workers_per_device);
+  if (auto n = t["engine"]["self_check"]) {
+    auto v = n.value<bool>();
+    if (!v) throw ConfigError("engine.self_check must be true or false");
+    c.engine.self_check = *v;
+  }
+  if (auto n = t["engine"]["max_witness_bytes"])
+    c.engine.max_witness_bytes = bytes_value(n, "engine.max_witness_bytes");
+  if (auto arr = t["engine"]["devices"].as_array()) {
+    for (const auto& d : *arr) {
+      auto v = d.value<std::int64_t>();
+      if (!v || *v < 0) throw ConfigError("engine.devices must be a list of GPU ordinals");
+      c.engine.devices.push_back(static_cast<int>(*v));
+    }
+  }
+  return c;
+}
+
+}  // namespace cuzk::daemon

@@ -1,0 +1,33 @@
+// cuzk-daemon's configuration: a TOML file (docs/config.md lists every key and its default), then
+// command-line overrides.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "engine/engine.hpp"
+
+namespace cuzk::daemon {
+
+struct ConfigError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Config {
+  std::string listen = "unix:///run/cuzk/cuzk.sock";  // gRPC: unix:///path or host:port
+  std::string http;                                   // host:port for /metrics, /status, /healthz; "" = off
+  std::size_t max_message_bytes = std::size_t(1) << 30;
+  engine::EngineConfig engine;
+
+  Config() { engine.repository = "/var/lib/cuzk/circuits"; }
+};
+
+// Reads `path` (a missing file is an error; no path = defaults). Throws ConfigError naming the key.
+Config load_config(const std::optional<std::string>& path);
+
+// "16GiB", "512MiB", "1000000", "2G" → bytes. Throws ConfigError.
+std::size_t parse_bytes(const std::string& text);
+
+}  // namespace cuzk::daemon

@@ -1,0 +1,221 @@
+#include "service/grpc_service.hpp"
+
+#include <chrono>
+
+namespace cuzk::service {
+
+namespace v1 = cuzk::v1;
+using engine::JobStatus;
+using engine::RequestError;
+
+namespace {
+
+// Filecoin's defaults when a request leaves the priority unset (the original daemon's rule).
+std::optional<engine::Priority> wire_priority(const v1::SubmitProofRequest& r) {
+  if (auto p = engine::priority_from_wire(r.priority())) return p;
+  if (r.proof_kind() == v1::WINNING_POST) return engine::Priority::kCritical;
+  if (r.proof_kind() == v1::WINDOW_POST_PARTITION) return engine::Priority::kHigh;
+  return std::nullopt;  // the circuit's default
+}
+
+grpc::Status to_engine(const v1::SubmitProofRequest& r, engine::SubmitRequest& out) {
+  if (r.circuit_id().empty()) {
+    if (r.proof_kind() != v1::PROOF_KIND_UNSPECIFIED)
+      return {grpc::StatusCode::FAILED_PRECONDITION,
+              "Filecoin proof kinds from vanilla proofs need bellperson .params circuits, which this daemon "
+              "does not serve yet; submit a circuit_id with snarkjs witnesses"};
+    return {grpc::StatusCode::INVALID_ARGUMENT, "circuit_id is required"};
+  }
+  if (!r.witness().empty() && r.partition_witnesses_size() > 0)
+    return {grpc::StatusCode::INVALID_ARGUMENT, "set either witness or partition_witnesses, not both"};
+  out.request_id = r.request_id();
+  out.circuit_id = r.circuit_id();
+  out.priority = wire_priority(r);
+  if (!r.witness().empty()) out.witnesses.emplace_back(r.witness().begin(), r.witness().end());
+  for (const auto& w : r.partition_witnesses()) out.witnesses.emplace_back(w.begin(), w.end());
+  if (out.witnesses.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "no witness in the request"};
+  return grpc::Status::OK;
+}
+
+v1::AwaitProofResponse::Status wire_status(const engine::JobResult& r) {
+  if (r.timed_out) return v1::AwaitProofResponse::TIMEOUT;
+  switch (r.status) {
+    case JobStatus::kCompleted:
+      return v1::AwaitProofResponse::COMPLETED;
+    case JobStatus::kFailed:
+      return v1::AwaitProofResponse::FAILED;
+    case JobStatus::kCancelled:
+      return v1::AwaitProofResponse::CANCELLED;
+    default:
+      return v1::AwaitProofResponse::UNKNOWN;
+  }
+}
+
+void fill(const engine::JobResult& r, v1::AwaitProofResponse& out) {
+  out.set_job_id(r.job_id);
+  out.set_status(wire_status(r));
+  out.set_error_message(r.error);
+  out.set_queue_wait_ms(static_cast<std::uint64_t>(r.queue_wait_ms));
+  out.set_total_ms(static_cast<std::uint64_t>(r.total_ms));
+  double gpu = 0;
+  for (const auto& p : r.partitions) {
+    gpu += p.prove_ms;
+    if (r.status == JobStatus::kCompleted) {
+      out.add_proof_json(p.proof_json);
+      out.add_public_json(p.public_json);
+    }
+  }
+  out.set_gpu_compute_ms(static_cast<std::uint64_t>(gpu));
+}
+
+grpc::Status await_job(engine::Engine& e, const std::string& id, std::uint64_t timeout_ms,
+                       v1::AwaitProofResponse* out) {
+  try {
+    std::optional<std::chrono::milliseconds> timeout;
+    if (timeout_ms) timeout = std::chrono::milliseconds(timeout_ms);
+    fill(e.await(id, timeout), *out);
+    return grpc::Status::OK;
+  } catch (const RequestError& err) {
+    return {grpc::StatusCode::NOT_FOUND, err.what()};
+  }
+}
+
+v1::JobStatus::State wire_state(JobStatus s) {
+  switch (s) {
+    case JobStatus::kQueued:
+      return v1::JobStatus::QUEUED;
+    case JobStatus::kRunning:
+      return v1::JobStatus::RUNNING;
+    case JobStatus::kCompleted:
+      return v1::JobStatus::COMPLETED;
+    case JobStatus::kFailed:
+      return v1::JobStatus::FAILED;
+    case JobStatus::kCancelled:
+      return v1::JobStatus::CANCELLED;
+  }
+  return v1::JobStatus::STATE_UNSPECIFIED;
+}
+
+v1::PartitionStatus::State wire_state(engine::PartitionState s) {
+  switch (s) {
+    case engine::PartitionState::kPending:
+      return v1::PartitionStatus::PENDING;
+    case engine::PartitionState::kRunning:
+      return v1::PartitionStatus::PROVING;
+    case engine::PartitionState::kDone:
+      return v1::PartitionStatus::DONE;
+    case engine::PartitionState::kFailed:
+      return v1::PartitionStatus::FAILED;
+    case engine::PartitionState::kCancelled:
+      return v1::PartitionStatus::CANCELLED;
+  }
+  return v1::PartitionStatus::STATE_UNSPECIFIED;
+}
+
+}  // namespace
+
+grpc::Status ProvingService::SubmitProof(grpc::ServerContext*, const v1::SubmitProofRequest* req,
+                                         v1::SubmitProofResponse* resp) {
+  engine::SubmitRequest r;
+  if (auto s = to_engine(*req, r); !s.ok()) return s;
+  try {
+    const auto sub = engine_.submit(std::move(r));
+    resp->set_job_id(sub.job_id);
+    resp->set_queue_position(static_cast<std::uint32_t>(sub.queue_position));
+    return grpc::Status::OK;
+  } catch (const RequestError& err) {
+    return {grpc::StatusCode::INVALID_ARGUMENT, err.what()};
+  }
+}
+
+grpc::Status ProvingService::AwaitProof(grpc::ServerContext*, const v1::AwaitProofRequest* req,
+                                        v1::AwaitProofResponse* resp) {
+  return await_job(engine_, req->job_id(), req->timeout_ms(), resp);
+}
+
+grpc::Status ProvingService::Prove(grpc::ServerContext* ctx, const v1::ProveRequest* req,
+                                   v1::ProveResponse* resp) {
+  v1::SubmitProofResponse sub;
+  if (auto s = SubmitProof(ctx, &req->submit(), &sub); !s.ok()) return s;
+  return await_job(engine_, sub.job_id(), 0, resp->mutable_result());
+}
+
+grpc::Status ProvingService::CancelProof(grpc::ServerContext*, const v1::CancelProofRequest* req,
+                                         v1::CancelProofResponse* resp) {
+  try {
+    resp->set_was_running(engine_.cancel(req->job_id()));
+    return grpc::Status::OK;
+  } catch (const RequestError& err) {
+    return {grpc::StatusCode::NOT_FOUND, err.what()};
+  }
+}
+
+grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatusRequest*,
+                                       v1::GetStatusResponse* resp) {
+  const auto s = engine_.status();
+  for (const auto& c : s.circuits) {
+    auto* srs = resp->add_loaded_srs();
+    srs->set_circuit_id(c.id);
+    srs->set_tier(c.tier == engine::Tier::kHost ? v1::SRSStatus::HOT : v1::SRSStatus::COLD);
+    srs->set_size_bytes(c.bytes);
+    srs->set_ref_count(static_cast<std::uint32_t>(c.jobs_holding));
+  }
+  std::uint32_t pending = 0, running = 0;
+  for (const auto& j : s.jobs) {
+    auto* js = resp->add_jobs();
+    js->set_job_id(j.job_id);
+    js->set_request_id(j.request_id);
+    js->set_circuit_id(j.circuit_id);
+    js->set_priority(static_cast<v1::Priority>(static_cast<int>(j.priority)));
+    js->set_state(wire_state(j.status));
+    js->set_partitions_total(static_cast<std::uint32_t>(j.partitions.size()));
+    js->set_age_ms(static_cast<std::uint64_t>(j.total_ms));
+    std::uint32_t done = 0, index = 0;
+    for (const auto& p : j.partitions) {
+      done += p.state == engine::PartitionState::kDone;
+      pending += p.state == engine::PartitionState::kPending;
+      running += p.state == engine::PartitionState::kRunning;
+      auto* ps = js->add_partitions();
+      ps->set_index(index++);
+      ps->set_state(wire_state(p.state));
+      ps->set_gpu_ms(static_cast<std::uint64_t>(p.prove_ms));
+    }
+    js->set_partitions_done(done);
+  }
+  auto* q = resp->add_queues();
+  q->set_proof_kind("groth16");
+  q->set_pending(pending);
+  q->set_in_progress(running);
+  resp->set_total_proofs_completed(s.completed);
+  resp->set_total_proofs_failed(s.failed);
+  resp->set_uptime_seconds(static_cast<std::uint64_t>(s.uptime_seconds));
+  return grpc::Status::OK;
+}
+
+grpc::Status ProvingService::GetMetrics(grpc::ServerContext*, const v1::GetMetricsRequest*,
+                                        v1::GetMetricsResponse* resp) {
+  resp->set_prometheus_text(metrics_text_ ? metrics_text_() : std::string());
+  return grpc::Status::OK;
+}
+
+grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadSrsRequest* req,
+                                        v1::PreloadSrsResponse* resp) {
+  try {
+    const auto r = engine_.preload(req->circuit_id());
+    resp->set_already_loaded(r.already_loaded);
+    resp->set_load_time_ms(static_cast<std::uint64_t>(r.load_ms));
+    return grpc::Status::OK;
+  } catch (const RequestError& err) {
+    return {grpc::StatusCode::NOT_FOUND, err.what()};
+  }
+}
+
+grpc::Status ProvingService::EvictSRS(grpc::ServerContext*, const v1::EvictSrsRequest* req,
+                                      v1::EvictSrsResponse* resp) {
+  const auto r = engine_.evict(req->circuit_id());
+  resp->set_was_loaded(r.was_loaded);
+  resp->set_freed_bytes(r.freed_bytes);
+  return grpc::Status::OK;
+}
+
+}  // namespace cuzk::service

@@ -1,0 +1,84 @@
+#include "service/http.hpp"
+
+#include <httplib.h>
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace cuzk::service {
+
+std::string status_json(const engine::EngineStatus& s) {
+  using nlohmann::json;
+  json j;
+  j["backend"] = s.backend;
+  j["uptime_seconds"] = s.uptime_seconds;
+  j["totals"] = {{"completed", s.completed}, {"failed", s.failed}, {"cancelled", s.cancelled}};
+  j["queue"] = {{"LOW", s.queue_depth[1]},
+                {"NORMAL", s.queue_depth[2]},
+                {"HIGH", s.queue_depth[3]},
+                {"CRITICAL", s.queue_depth[4]}};
+  j["memory"] = {{"repository_bytes", s.repository_bytes}, {"repository_budget_bytes", s.repository_budget}};
+  j["workers"] = json::array();
+  for (const auto& w : s.workers)
+    j["workers"].push_back({{"name", w.name},
+                            {"state", w.busy ? "proving" : "idle"},
+                            {"job_id", w.busy ? w.job_id : ""},
+                            {"partition", w.partition},
+                            {"busy_seconds", w.busy_seconds},
+                            {"partitions_done", w.partitions_done}});
+  j["repository"] = json::array();
+  for (const auto& c : s.circuits)
+    j["repository"].push_back({{"circuit_id", c.id},
+                               {"tier", engine::to_string(c.tier)},
+                               {"bytes", c.bytes},
+                               {"jobs_holding", c.jobs_holding},
+                               {"idle_seconds", c.idle_seconds}});
+  j["jobs"] = json::array();
+  for (const auto& job : s.jobs) {
+    json parts = json::array();
+    for (const auto& p : job.partitions)
+      parts.push_back({{"state", engine::to_string(p.state)},
+                       {"worker", p.worker},
+                       {"queue_ms", p.queue_ms},
+                       {"prove_ms", p.prove_ms},
+                       {"verify_ms", p.verify_ms},
+                       {"error", p.error}});
+    j["jobs"].push_back({{"job_id", job.job_id},
+                         {"request_id", job.request_id},
+                         {"circuit_id", job.circuit_id},
+                         {"priority", std::string(engine::to_string(job.priority))},
+                         {"status", engine::to_string(job.status)},
+                         {"error", job.error},
+                         {"age_ms", job.total_ms},
+                         {"partitions", parts}});
+  }
+  return j.dump(2);
+}
+
+HttpFrontend::HttpFrontend(const std::string& address, engine::Engine& engine, Metrics& metrics)
+    : server_(std::make_unique<httplib::Server>()) {
+  const auto colon = address.rfind(':');
+  if (colon == std::string::npos)
+    throw std::runtime_error("--http expects host:port, not \"" + address + "\"");
+  const std::string host = address.substr(0, colon);
+  const int port = std::stoi(address.substr(colon + 1));
+  server_->Get("/healthz", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content("ok\n", "text/plain");
+  });
+  server_->Get("/metrics", [&engine, &metrics](const httplib::Request&, httplib::Response& res) {
+    res.set_content(metrics.render(engine.status()), "text/plain; version=0.0.4");
+  });
+  server_->Get("/status", [&engine](const httplib::Request&, httplib::Response& res) {
+    res.set_content(status_json(engine.status()), "application/json");
+  });
+  port_ = port == 0 ? server_->bind_to_any_port(host) : (server_->bind_to_port(host, port) ? port : -1);
+  if (port_ < 0) throw std::runtime_error("HTTP: cannot listen on " + address);
+  thread_ = std::thread([this] { server_->listen_after_bind(); });
+}
+
+HttpFrontend::~HttpFrontend() {
+  server_->stop();
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace cuzk::service

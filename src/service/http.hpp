@@ -1,0 +1,33 @@
+// The HTTP frontend: GET /metrics (Prometheus text), GET /status (JSON: jobs and partitions, workers,
+// repository, queue), GET /healthz. Runs its own listener thread.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "engine/engine.hpp"
+#include "service/metrics.hpp"
+
+namespace httplib {
+class Server;
+}
+
+namespace cuzk::service {
+
+std::string status_json(const engine::EngineStatus& s);
+
+class HttpFrontend {
+ public:
+  // `address` is host:port. Throws std::runtime_error when it cannot listen.
+  HttpFrontend(const std::string& address, engine::Engine& engine, Metrics& metrics);
+  ~HttpFrontend();
+  int port() const { return port_; }
+
+ private:
+  std::unique_ptr<httplib::Server> server_;
+  std::thread thread_;
+  int port_ = 0;
+};
+
+}  // namespace cuzk::service

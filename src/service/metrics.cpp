@@ -1,0 +1,100 @@
+#include "service/metrics.hpp"
+
+#include <prometheus/text_serializer.h>
+
+namespace cuzk::service {
+
+namespace {
+
+const prometheus::Histogram::BucketBoundaries& seconds_buckets() {
+  static const prometheus::Histogram::BucketBoundaries b = {0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,  2.5,
+                                                            5,    10,    30,   60,  120,  300, 900};
+  return b;
+}
+
+}  // namespace
+
+Metrics::Metrics()
+    : registry_(std::make_shared<prometheus::Registry>()),
+      proofs_completed_(prometheus::BuildCounter()
+                            .Name("cuzk_proofs_completed_total")
+                            .Help("Partition proofs returned, self-checked")
+                            .Register(*registry_)),
+      proofs_failed_(prometheus::BuildCounter()
+                         .Name("cuzk_proofs_failed_total")
+                         .Help("Jobs that ended FAILED")
+                         .Register(*registry_)),
+      jobs_cancelled_(prometheus::BuildCounter()
+                          .Name("cuzk_jobs_cancelled_total")
+                          .Help("Jobs cancelled by a client or a shutdown")
+                          .Register(*registry_)),
+      job_seconds_(prometheus::BuildHistogram()
+                       .Name("cuzk_proof_duration_seconds")
+                       .Help("Job time from SubmitProof to its end")
+                       .Register(*registry_)),
+      stage_seconds_(prometheus::BuildHistogram()
+                         .Name("cuzk_stage_duration_seconds")
+                         .Help("Per-partition prover stage times")
+                         .Register(*registry_)),
+      queue_depth_(prometheus::BuildGauge()
+                       .Name("cuzk_queue_depth")
+                       .Help("Queued partitions per priority")
+                       .Register(*registry_)),
+      workers_busy_(prometheus::BuildGauge()
+                        .Name("cuzk_worker_busy")
+                        .Help("1 while the device worker proves a partition")
+                        .Register(*registry_)),
+      repository_bytes_(prometheus::BuildGauge()
+                            .Name("cuzk_repository_bytes")
+                            .Help("Host memory of loaded proving keys, and the budget")
+                            .Register(*registry_)),
+      circuit_loaded_(prometheus::BuildGauge()
+                          .Name("cuzk_circuit_loaded")
+                          .Help("1 when the circuit's key is loaded in host memory")
+                          .Register(*registry_)),
+      uptime_(
+          prometheus::BuildGauge().Name("cuzk_uptime_seconds").Help("Daemon uptime").Register(*registry_)) {}
+
+void Metrics::job_finished(const engine::JobResult& job) {
+  std::lock_guard lock(mutex_);
+  const prometheus::Labels circuit{{"circuit", job.circuit_id}};
+  switch (job.status) {
+    case engine::JobStatus::kCompleted:
+      proofs_completed_.Add(circuit).Increment(static_cast<double>(job.partitions.size()));
+      break;
+    case engine::JobStatus::kFailed:
+      proofs_failed_.Add(circuit).Increment();
+      break;
+    default:
+      jobs_cancelled_.Add(circuit).Increment();
+      break;
+  }
+  job_seconds_
+      .Add({{"circuit", job.circuit_id}, {"status", engine::to_string(job.status)}}, seconds_buckets())
+      .Observe(job.total_ms / 1000);
+  for (const auto& p : job.partitions) {
+    if (p.state != engine::PartitionState::kDone) continue;
+    for (const auto& [stage, ms] : p.stages.stages_ms)
+      stage_seconds_.Add({{"circuit", job.circuit_id}, {"stage", stage}}, seconds_buckets())
+          .Observe(ms / 1000);
+    stage_seconds_.Add({{"circuit", job.circuit_id}, {"stage", "self_check"}}, seconds_buckets())
+        .Observe(p.verify_ms / 1000);
+  }
+}
+
+std::string Metrics::render(const engine::EngineStatus& s) {
+  std::lock_guard lock(mutex_);
+  for (auto p : {engine::Priority::kLow, engine::Priority::kNormal, engine::Priority::kHigh,
+                 engine::Priority::kCritical})
+    queue_depth_.Add({{"priority", std::string(engine::to_string(p))}})
+        .Set(static_cast<double>(s.queue_depth[static_cast<int>(p)]));
+  for (const auto& w : s.workers) workers_busy_.Add({{"worker", w.name}}).Set(w.busy ? 1 : 0);
+  repository_bytes_.Add({{"kind", "loaded"}}).Set(static_cast<double>(s.repository_bytes));
+  repository_bytes_.Add({{"kind", "budget"}}).Set(static_cast<double>(s.repository_budget));
+  for (const auto& c : s.circuits)
+    circuit_loaded_.Add({{"circuit", c.id}}).Set(c.tier == engine::Tier::kHost ? 1 : 0);
+  uptime_.Add({}).Set(s.uptime_seconds);
+  return prometheus::TextSerializer().Serialize(registry_->Collect());
+}
+
+}  // namespace cuzk::service

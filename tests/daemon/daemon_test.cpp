@@ -1,0 +1,219 @@
+// A real cuzk-daemon (CPU backend) on a unix socket, driven over gRPC: concurrent clients with mixed
+// priorities (every proof checked with our verifier), bad requests, cancel, preload/evict in the
+// status, HTTP /metrics /status /healthz, socket mode 0600, and SIGTERM draining acknowledged jobs.
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <thread>
+
+#include "cuzk/v1/proving.grpc.pb.h"
+#include "groth16/verifier.hpp"
+#include "io/json.hpp"
+#include "io/zkey.hpp"
+#include "unit/engine_test_util.hpp"
+
+namespace cuzk {
+namespace {
+
+namespace v1 = cuzk::v1;
+
+class Daemon {
+ public:
+  explicit Daemon(const std::filesystem::path& repo) {
+    socket_ = repo / "daemon.sock";
+    http_port_ = 20000 + ::getpid() % 20000;
+    const auto config = repo / "daemon.toml";  // a small message limit, so the oversized request is cheap
+    std::ofstream(config) << "[daemon]\nmax_message_bytes = \"8MiB\"\n";
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      const std::string listen = "unix://" + socket_.string(),
+                        http = "127.0.0.1:" + std::to_string(http_port_);
+      ::execl(CUZK_DAEMON_BIN, "cuzk-daemon", "--config", config.c_str(), "--listen", listen.c_str(),
+              "--repository", repo.c_str(), "--backend", "cpu", "--cpu-workers", "2", "--http", http.c_str(),
+              static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    channel_ = grpc::CreateChannel("unix://" + socket_.string(), grpc::InsecureChannelCredentials());
+    stub_ = v1::ProvingEngine::NewStub(channel_);
+    EXPECT_TRUE(channel_->WaitForConnected(std::chrono::system_clock::now() + std::chrono::seconds(30)));
+  }
+  ~Daemon() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  // SIGTERM, then the exit status.
+  int terminate() {
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  v1::ProvingEngine::Stub& stub() { return *stub_; }
+  const std::filesystem::path& socket() const { return socket_; }
+  int http_port() const { return http_port_; }
+
+ private:
+  pid_t pid_ = -1;
+  std::filesystem::path socket_;
+  int http_port_ = 0;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::ProvingEngine::Stub> stub_;
+};
+
+v1::SubmitProofRequest request(const std::string& id, const std::string& circuit,
+                               const std::vector<std::uint8_t>& w,
+                               v1::Priority p = v1::PRIORITY_UNSPECIFIED) {
+  v1::SubmitProofRequest r;
+  r.set_request_id(id);
+  r.set_circuit_id(circuit);
+  r.set_witness(std::string(w.begin(), w.end()));
+  r.set_priority(p);
+  return r;
+}
+
+template <class Curve>
+void expect_valid(const std::filesystem::path& root, const std::string& circuit,
+                  const v1::AwaitProofResponse& r) {
+  ASSERT_EQ(r.status(), v1::AwaitProofResponse::COMPLETED) << r.error_message();
+  ASSERT_EQ(r.proof_json_size(), 1);
+  const auto pk = io::read_zkey<Curve>((root / circuit / "circuit.zkey").string());
+  EXPECT_TRUE(groth16::verify(pk.verifying_key(), io::public_from_json<Curve>(r.public_json(0), "public"),
+                              io::proof_from_json<Curve>(r.proof_json(0), "proof"))
+                  .valid);
+}
+
+TEST(Daemon, ServesConcurrentClientsAndRejectsBadRequests) {
+  test::TempRepository repo;
+  auto bn = repo.add<Bn254>("bn", 200);
+  auto bls = repo.add<Bls12_381>("bls", 100);
+  Daemon d(repo.root());
+  struct stat st {};
+  ASSERT_EQ(::stat(d.socket().c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+
+  std::vector<std::thread> clients;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 8; ++i)
+    clients.emplace_back([&, i] {
+      const bool use_bls = i % 2;
+      v1::ProveRequest req;
+      *req.mutable_submit() = request("same-id", use_bls ? "bls" : "bn", use_bls ? bls[0] : bn[0],
+                                      static_cast<v1::Priority>(1 + i % 4));
+      v1::ProveResponse resp;
+      grpc::ClientContext ctx;
+      ASSERT_TRUE(d.stub().Prove(&ctx, req, &resp).ok());
+      if (use_bls)
+        expect_valid<Bls12_381>(repo.root(), "bls", resp.result());
+      else
+        expect_valid<Bn254>(repo.root(), "bn", resp.result());
+      ++ok;
+    });
+  // Bad requests while they run: each a clear error for its caller only.
+  auto submit_error = [&](const v1::SubmitProofRequest& r) {
+    v1::SubmitProofResponse resp;
+    grpc::ClientContext ctx;
+    return d.stub().SubmitProof(&ctx, r, &resp);
+  };
+  auto garbage = submit_error(request("g", "bn", {1, 2, 3, 4, 5}));
+  EXPECT_EQ(garbage.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(garbage.error_message().find("witness"), std::string::npos) << garbage.error_message();
+  EXPECT_EQ(submit_error(request("u", "unknown", bn[0])).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(submit_error(request("o", "bn", bls[0])).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  std::vector<std::uint8_t> huge(9u << 20, 7);  // over the configured 8 MiB message limit
+  EXPECT_EQ(submit_error(request("h", "bn", huge)).error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  huge.clear();
+  huge.shrink_to_fit();
+  for (auto& t : clients) t.join();
+  EXPECT_EQ(ok, 8);
+
+  // Cancel a queued job, preload/evict, status and metrics over gRPC and HTTP.
+  v1::SubmitProofResponse sub;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(d.stub().SubmitProof(&ctx, request("c", "bn", bn[0], v1::LOW), &sub).ok());
+  }
+  {
+    v1::CancelProofRequest req;
+    req.set_job_id(sub.job_id());
+    v1::CancelProofResponse resp;
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(d.stub().CancelProof(&ctx, req, &resp).ok());
+    v1::AwaitProofRequest a;
+    a.set_job_id(sub.job_id());
+    v1::AwaitProofResponse ar;
+    grpc::ClientContext ctx2;
+    ASSERT_TRUE(d.stub().AwaitProof(&ctx2, a, &ar).ok());
+    EXPECT_TRUE(ar.status() == v1::AwaitProofResponse::CANCELLED ||
+                ar.status() == v1::AwaitProofResponse::COMPLETED);
+  }
+  {
+    v1::EvictSrsRequest req;
+    req.set_circuit_id("bls");
+    v1::EvictSrsResponse resp;
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(d.stub().EvictSRS(&ctx, req, &resp).ok());
+    EXPECT_TRUE(resp.was_loaded());
+    EXPECT_GT(resp.freed_bytes(), 0u);
+  }
+  {
+    v1::GetStatusResponse resp;
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(d.stub().GetStatus(&ctx, {}, &resp).ok());
+    EXPECT_GE(resp.total_proofs_completed(), 8u);
+    bool bls_cold = false;
+    for (const auto& s : resp.loaded_srs())
+      bls_cold |= s.circuit_id() == "bls" && s.tier() == v1::SRSStatus::COLD;
+    EXPECT_TRUE(bls_cold);
+  }
+  httplib::Client http("127.0.0.1", d.http_port());
+  auto health = http.Get("/healthz");
+  ASSERT_TRUE(health);
+  EXPECT_EQ(health->status, 200);
+  auto metrics = http.Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_NE(metrics->body.find("cuzk_proofs_completed_total{circuit=\"bn\"}"), std::string::npos)
+      << metrics->body;
+  EXPECT_NE(metrics->body.find("cuzk_queue_depth"), std::string::npos);
+  auto status = http.Get("/status");
+  ASSERT_TRUE(status);
+  EXPECT_NE(status->body.find("\"jobs\""), std::string::npos);
+  EXPECT_EQ(d.terminate(), 0);
+}
+
+TEST(Daemon, SigtermDrainsAcknowledgedJobs) {
+  test::TempRepository repo;
+  auto w = repo.add<Bn254>("c", 1500);
+  Daemon d(repo.root());
+  std::vector<std::string> ids;
+  for (int i = 0; i < 6; ++i) {
+    v1::SubmitProofResponse sub;
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(d.stub().SubmitProof(&ctx, request("t" + std::to_string(i), "c", w[0]), &sub).ok());
+    ids.push_back(sub.job_id());
+  }
+  std::vector<v1::AwaitProofResponse> results(ids.size());
+  std::vector<std::thread> waiters;
+  for (std::size_t i = 0; i < ids.size(); ++i)
+    waiters.emplace_back([&, i] {
+      v1::AwaitProofRequest a;
+      a.set_job_id(ids[i]);
+      grpc::ClientContext ctx;
+      EXPECT_TRUE(d.stub().AwaitProof(&ctx, a, &results[i]).ok());
+    });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(d.terminate(), 0);
+  for (auto& t : waiters) t.join();
+  for (const auto& r : results) expect_valid<Bn254>(repo.root(), "c", r);
+}
+
+}  // namespace
+}  // namespace cuzk
