@@ -1,14 +1,17 @@
 // cuzk-bench: Google Benchmark entry point (the benchmarks live in the other files of bench/), plus
 //   cuzk-bench kernels [max_log2] [reps] [field,ntt,g1,g2,prove]   GPU kernel table (bench/gpu/kernels.cpp)
 //   cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>
+//   cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …   daemon client (client/)
 // which writes a synthetic mulchain circuit (circuit.r1cs, witness.wtns) for whole-proof comparisons with
 // other provers (bench/compare_snarkjs.sh): cuzk setup makes the key, then each prover runs on the same
 // files.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <string>
 
 #include "ec/bls12_381.hpp"
@@ -20,6 +23,11 @@
 #ifdef CUZK_HAVE_CUDA
 namespace cuzk::bench {
 int run_kernels(int argc, char** argv);
+}
+#endif
+#ifdef CUZK_HAVE_CLIENT
+namespace cuzk::bench {
+int run_client(int argc, char** argv);
 }
 #endif
 
@@ -40,6 +48,23 @@ int write_circuit(std::size_t constraints, const std::filesystem::path& dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Daemon client: cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …
+  static const char* const kClient[] = {"-a",     "--addr",  "single",  "batch", "stress",
+                                        "status", "metrics", "preload", "evict"};
+  if (argc >= 2 && std::any_of(std::begin(kClient), std::end(kClient),
+                               [&](const char* c) { return std::strcmp(argv[1], c) == 0; })) {
+#ifdef CUZK_HAVE_CLIENT
+    try {
+      return cuzk::bench::run_client(argc, argv);
+    } catch (const std::exception& e) {
+      std::cerr << "cuzk-bench: " << e.what() << "\n";
+      return 1;
+    }
+#else
+    std::cerr << "cuzk-bench: this build has no gRPC client (install libgrpc++-dev: bash scripts/setup)\n";
+    return 1;
+#endif
+  }
   if (argc >= 2 && std::strcmp(argv[1], "kernels") == 0) {
 #ifdef CUZK_HAVE_CUDA
     // cuzk-bench kernels [max_log2=24] [reps=5] [field,ntt,g1,g2,prove]

@@ -328,13 +328,22 @@ Repository::PreloadResult Engine::preload(const std::string& circuit_id) {
 }
 
 Repository::EvictResult Engine::evict(const std::string& circuit_id) {
+  long device_copies = 0;
 #ifdef CUZK_HAVE_CUDA
-  for (auto& d : devices_) {  // device copies first: they hold the host key too
+  for (auto& d : devices_) {
     std::lock_guard g(d->gpu);
-    d->keys.erase(circuit_id);
+    device_copies += d->keys.count(circuit_id);
   }
 #endif
-  return repository_.evict(circuit_id);
+  const auto r = repository_.evict(circuit_id, device_copies);
+#ifdef CUZK_HAVE_CUDA
+  if (r.was_loaded && r.jobs_holding == 0)
+    for (auto& d : devices_) {
+      std::lock_guard g(d->gpu);
+      d->keys.erase(circuit_id);
+    }
+#endif
+  return r;
 }
 
 void Engine::work(Worker& w) {
@@ -356,6 +365,7 @@ void Engine::work(Worker& w) {
       part.state = PartitionState::kRunning;
       part.worker = w.name;
       part.queue_ms = ms_between(job->submitted, Clock::now());
+      part.start_ms = ms_between(started_, Clock::now());
       if (job->status == JobStatus::kQueued) {
         job->status = JobStatus::kRunning;
         job->started = Clock::now();
@@ -366,6 +376,7 @@ void Engine::work(Worker& w) {
     }
     const auto t0 = Clock::now();
     PartitionResult result = run_partition(w, *job, item->partition);
+    result.end_ms = ms_between(started_, Clock::now());
     {
       std::lock_guard lock(mutex_);
       w.busy = false;

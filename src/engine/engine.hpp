@@ -55,6 +55,7 @@ struct PartitionResult {
   std::string worker;  // "cpu:0", "cuda:0/1", …
   groth16::StageTimings stages;
   double queue_ms = 0, prove_ms = 0, verify_ms = 0;
+  double start_ms = 0, end_ms = 0;  // on the worker, in ms since the engine started (for timelines)
 };
 
 struct JobResult {

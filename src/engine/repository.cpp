@@ -124,19 +124,18 @@ Repository::PreloadResult Repository::preload(const std::string& id) {
   return {false, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()};
 }
 
-Repository::EvictResult Repository::evict(const std::string& id) {
+Repository::EvictResult Repository::evict(const std::string& id, long other_owners) {
   std::shared_ptr<const Circuit> dropped;
   {
     std::lock_guard lock(mutex_);
     auto it = loaded_.find(id);
     if (it == loaded_.end()) return {};
+    const long holders = it->second.circuit.use_count() - 1 - other_owners;
+    if (holders > 0) return {true, 0, holders};
     dropped = std::move(it->second.circuit);
     loaded_.erase(it);
   }
-  const bool last = dropped.use_count() == 1;
-  const std::size_t bytes = dropped->bytes;
-  dropped.reset();  // frees the key now when no job holds it
-  return {true, last ? bytes : 0};
+  return {true, dropped->bytes, 0};  // freed when `dropped` (and the caller's other owners) go
 }
 
 std::vector<CircuitInfo> Repository::list() const {

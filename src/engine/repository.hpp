@@ -6,8 +6,8 @@
 // Keys load on demand (or by preload) and stay in host memory, shared by the jobs that use them
 // (shared_ptr reference counts). When loading would exceed the host memory budget, the least recently
 // used keys that no job holds are evicted first; a key that every job still needs is kept (the budget
-// is then reported as exceeded, never a failed job). evict() drops the repository's reference: the
-// memory is freed at once, or when the last job using the key finishes.
+// is then reported as exceeded, never a failed job). evict() frees a key no job holds and refuses one
+// in use, so that an operator's evict either frees the memory or says why not.
 #pragma once
 
 #include <chrono>
@@ -80,9 +80,13 @@ class Repository {
 
   struct EvictResult {
     bool was_loaded = false;
-    std::size_t freed_bytes = 0;  // freed now; a key still held by jobs is freed when they finish
+    std::size_t freed_bytes = 0;
+    long jobs_holding = 0;  // > 0: the key is in use and was not evicted
   };
-  EvictResult evict(const std::string& id);
+  // Unloads the key unless jobs hold it (then nothing changes and jobs_holding says how many).
+  // `other_owners` references are not jobs (the engine's device copies), and are expected to be dropped by
+  // the caller once this succeeds.
+  EvictResult evict(const std::string& id, long other_owners = 0);
 
   // Every circuit folder under the root, loaded or not, sorted by id.
   std::vector<CircuitInfo> list() const;

@@ -179,6 +179,9 @@ grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatus
       ps->set_index(index++);
       ps->set_state(wire_state(p.state));
       ps->set_gpu_ms(static_cast<std::uint64_t>(p.prove_ms));
+      ps->set_worker(p.worker);
+      ps->set_start_ms(p.start_ms);
+      ps->set_end_ms(p.end_ms);
     }
     js->set_partitions_done(done);
   }
@@ -213,6 +216,10 @@ grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadS
 grpc::Status ProvingService::EvictSRS(grpc::ServerContext*, const v1::EvictSrsRequest* req,
                                       v1::EvictSrsResponse* resp) {
   const auto r = engine_.evict(req->circuit_id());
+  if (r.jobs_holding > 0)
+    return {grpc::StatusCode::FAILED_PRECONDITION, "circuit '" + req->circuit_id() + "' is in use by " +
+                                                       std::to_string(r.jobs_holding) +
+                                                       " job(s); evict it when they have finished"};
   resp->set_was_loaded(r.was_loaded);
   resp->set_freed_bytes(r.freed_bytes);
   return grpc::Status::OK;

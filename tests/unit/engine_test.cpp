@@ -76,6 +76,10 @@ TEST(Repository, LeastRecentlyUsedEvictionUnderBudgetSparesHeldKeys) {
     auto held_c = r.acquire("c");
     r.preload("b");  // nothing evictable: over budget rather than fail
     EXPECT_EQ(r.loaded_bytes(), 3 * one);
+    const auto refused = r.evict("a");  // in use: not evicted, and it says so
+    EXPECT_EQ(refused.jobs_holding, 1);
+    EXPECT_EQ(refused.freed_bytes, 0u);
+    EXPECT_EQ(r.loaded_bytes(), 3 * one);
   }
   const auto e = r.evict("b");
   EXPECT_TRUE(e.was_loaded);
