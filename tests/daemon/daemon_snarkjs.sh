@@ -4,6 +4,7 @@
 # A repository with the shipped Poseidon circuits (both curves); `cuzk-bench batch` and `stress` (mixed
 # circuits and priorities, concurrent) write every proof as snarkjs JSON; snarkjs verifies each one;
 # status, metrics, preload and evict answer; SIGTERM stops the daemon with exit status 0.
+# CUZK_BACKEND (default cpu) picks the daemon's backend: the GPU machine runs it with cuda.
 set -euo pipefail
 [[ $# -eq 3 ]] || { echo "usage: $0 <cuzk-daemon> <cuzk-bench> <workdir>" >&2; exit 2; }
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -18,7 +19,7 @@ done
 printf 'priority = "high"\n' >"$WORK/repo/poseidon-bn128/circuit.toml"
 SOCK="unix://$WORK/d.sock"
 PORT=$((30000 + $$ % 20000))
-"$DAEMON" --listen "$SOCK" --repository "$WORK/repo" --backend cpu --cpu-workers 2 --http "127.0.0.1:$PORT" \
+"$DAEMON" --listen "$SOCK" --repository "$WORK/repo" --backend "${CUZK_BACKEND:-cpu}" --cpu-workers 2 --http "127.0.0.1:$PORT" \
   2>"$WORK/daemon.log" &
 PID=$!
 trap 'kill -9 $PID 2>/dev/null || true' EXIT

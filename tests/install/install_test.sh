@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The install is relocatable: `cmake --install <build> --prefix P`, move P elsewhere, and every shared
+# library the binaries load outside the base system (libc, libm, libstdc++, libgcc_s) must come from the
+# moved prefix; the binaries then run.  tests/install/install_test.sh <build-dir> <workdir>
+set -euo pipefail
+[[ $# -eq 2 ]] || { echo "usage: $0 <build-dir> <workdir>" >&2; exit 2; }
+BUILD=$1 WORK=$2
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+rm -rf "$WORK" && mkdir -p "$WORK"
+cmake --install "$BUILD" --prefix "$WORK/first" >"$WORK/install.log"
+mv "$WORK/first" "$WORK/moved"
+P="$WORK/moved"
+for bin in "$P"/bin/*; do
+  deps=$(ldd "$bin")
+  if grep -q "not found" <<<"$deps"; then echo "install_test: $bin: $deps" >&2; exit 1; fi
+  outside=$(grep "=> /" <<<"$deps" | grep -v "=> $P/" |
+    grep -vE "lib(c|m|dl|rt|pthread|resolv|gcc_s|stdc\+\+)\.so" || true)
+  if [[ -n "$outside" ]]; then echo "install_test: $bin loads libraries from outside the prefix:" >&2; echo "$outside" >&2; exit 1; fi
+done
+"$P/bin/cuzk" info "$ROOT/examples/poseidon/bn128/circuit.zkey" >/dev/null
+"$P/bin/cuzk-daemon" --help >/dev/null
+[[ -f "$P/share/cuzk/cuzk.toml" && -f "$P/share/cuzk/cuzk-daemon.service" ]]
+echo "relocatable install OK ($(ls "$P/lib" | wc -l) files in lib/)"
