@@ -447,7 +447,9 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
        << " circuit=" << job.circuit_id << " worker=" << w.name << " state=" << to_string(r.state)
        << " prestage_setup=" << prestage << " queue_ms=" << r.queue_ms
        << " abc_ms=" << stage_sum(r.stages, {"abc"})
-       << " ntt_msm_h_ms=" << stage_sum(r.stages, {"h", "msm_h"}) << " split_msm_ms="
+       << " ntt_msm_h_ms=" << stage_sum(r.stages, {"h", "msm_h"})
+       << " batch_add_ms=" << r.stages.detail("batch_add") << " tail_msm_ms=" << r.stages.detail("tail_msm")
+       << " split_msm_ms="
        << stage_sum(r.stages, {"classify", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_streamed"})
        << " gpu_total_ms=" << (w.device ? r.prove_ms : 0.0) << " verify_ms=" << r.verify_ms
        << " total_ms=" << ms_between(t0, Clock::now());
@@ -495,6 +497,25 @@ EngineStatus Engine::status() const {
   s.repository_budget = repository_.budget_bytes();
   s.queue_depth = scheduler_.depth_by_priority();
   s.backend = backend_;
+#ifdef CUZK_HAVE_CUDA
+  for (const auto& d : devices_) {
+    DeviceStatus ds;
+    ds.ordinal = d->ordinal;
+    try {
+      const auto info = cuda::device_info(d->ordinal);
+      ds.name = info.name;
+      ds.vram_total = info.total_mem;
+      ds.vram_free = info.free_mem;
+    } catch (const cuda::CudaError&) {  // a sick device must not take the status page down
+      ds.name = "unavailable";
+    }
+    {
+      std::lock_guard g(d->gpu);
+      for (const auto& [id, key] : d->keys) ds.resident_circuits.push_back(id);
+    }
+    s.devices.push_back(std::move(ds));
+  }
+#endif
   std::lock_guard lock(mutex_);
   for (const auto& [seq, job] : jobs_) s.jobs.push_back(snapshot(*job, false));
   for (const auto& w : workers_)

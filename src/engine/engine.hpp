@@ -77,7 +77,15 @@ struct WorkerStatus {
   std::uint64_t partitions_done = 0;
 };
 
+struct DeviceStatus {
+  int ordinal = 0;
+  std::string name;
+  std::size_t vram_total = 0, vram_free = 0;  // the whole GPU, all processes
+  std::vector<std::string> resident_circuits;  // keys prepared on this GPU
+};
+
 struct EngineStatus {
+  std::vector<DeviceStatus> devices;
   std::vector<JobResult> jobs;  // queued, running and recently finished (proofs omitted)
   std::vector<WorkerStatus> workers;
   std::vector<CircuitInfo> circuits;

@@ -111,6 +111,14 @@ Proof<Curve> assemble(const ProvingKey<Curve>& pk, const MsmResults<Curve>& m, c
   return {pi_a.to_affine(), pi_b.to_affine(), pi_c.to_affine()};
 }
 
+namespace {
+void record_split(StageTimings* timings, const msm::SplitStats& s) {
+  if (!timings) return;
+  timings->add_detail("batch_add", s.batch_add_ms);
+  timings->add_detail("tail_msm", s.tail_ms);
+}
+}  // namespace
+
 template <class Curve>
 Proof<Curve> prove(const ProvingKey<Curve>& pk, const std::vector<typename Curve::Fr>& witness,
                    const typename Curve::Fr& r, const typename Curve::Fr& s, StageTimings* timings) {
@@ -127,22 +135,27 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const std::vector<typename Curve
     h_plain = msm::plain_scalars(h.data(), h.size());
   }
   MsmResults<Curve> m;
+  msm::SplitStats split;
   {
     StageTimer t(timings, "msm_a");
-    m.a = msm::split_msm<G1>(pk.a.data(), w_plain.data(), pk.n_vars);
+    m.a = msm::split_msm<G1>(pk.a.data(), w_plain.data(), pk.n_vars, &split);
+    record_split(timings, split);
   }
   {
     StageTimer t(timings, "msm_b1");
-    m.b1 = msm::split_msm<G1>(pk.b1.data(), w_plain.data(), pk.n_vars);
+    m.b1 = msm::split_msm<G1>(pk.b1.data(), w_plain.data(), pk.n_vars, &split);
+    record_split(timings, split);
   }
   {
     StageTimer t(timings, "msm_b2");
-    m.b2 = msm::split_msm<G2>(pk.b2.data(), w_plain.data(), pk.n_vars);
+    m.b2 = msm::split_msm<G2>(pk.b2.data(), w_plain.data(), pk.n_vars, &split);
+    record_split(timings, split);
   }
   {
     StageTimer t(timings, "msm_c");
     const std::size_t skip = pk.n_public + 1;
-    m.c = msm::split_msm<G1>(pk.c.data(), w_plain.data() + skip, pk.n_vars - skip);
+    m.c = msm::split_msm<G1>(pk.c.data(), w_plain.data() + skip, pk.n_vars - skip, &split);
+    record_split(timings, split);
   }
   {
     StageTimer t(timings, "msm_h");

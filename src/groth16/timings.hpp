@@ -12,8 +12,24 @@ namespace cuzk::groth16 {
 
 struct StageTimings {
   std::vector<std::pair<std::string, double>> stages_ms;
+  // Sub-stage times (not part of total_ms), summed by name: the split MSMs' "batch_add" and "tail_msm".
+  std::vector<std::pair<std::string, double>> details_ms;
   // When set and true, the next stage that starts throws Cancelled: provers stop at stage boundaries.
   const std::atomic<bool>* cancel = nullptr;
+
+  void add_detail(const std::string& name, double ms) {
+    for (auto& [n, t] : details_ms)
+      if (n == name) {
+        t += ms;
+        return;
+      }
+    details_ms.emplace_back(name, ms);
+  }
+  double detail(const std::string& name) const {
+    for (const auto& [n, t] : details_ms)
+      if (n == name) return t;
+    return 0;
+  }
 
   double total_ms() const {
     double t = 0;

@@ -13,6 +13,7 @@
 #include <tbb/parallel_reduce.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <thread>
@@ -127,6 +128,7 @@ Jacobian<C> batch_add(const Affine<C>* points, std::size_t n, const std::uint32_
 // Statistics of one split MSM, for the stage timings.
 struct SplitStats {
   std::size_t zeros = 0, ones = 0, others = 0;
+  double batch_add_ms = 0, tail_ms = 0;  // the two halves' wall time
 };
 
 // Σ k_i·P_i with scalars split by value: 0 skipped, 1 batch-added, the rest by Pippenger.
@@ -142,9 +144,15 @@ Jacobian<C> split_msm(const Affine<C>* points, const ff::BigInt<N>* scalars, std
     else
       others.push_back(static_cast<std::uint32_t>(i));
   }
-  if (stats) *stats = {n - ones.size() - others.size(), ones.size(), others.size()};
+  const auto t0 = std::chrono::steady_clock::now();
   Jacobian<C> a = batch_add<C>(points, ones.size(), ones.data());
+  const auto t1 = std::chrono::steady_clock::now();
   Jacobian<C> b = pippenger<C, N>(points, scalars, others.size(), others.data());
+  const auto t2 = std::chrono::steady_clock::now();
+  if (stats)
+    *stats = {n - ones.size() - others.size(), ones.size(), others.size(),
+              std::chrono::duration<double, std::milli>(t1 - t0).count(),
+              std::chrono::duration<double, std::milli>(t2 - t1).count()};
   return a + b;
 }
 

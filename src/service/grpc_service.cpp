@@ -153,6 +153,15 @@ grpc::Status ProvingService::CancelProof(grpc::ServerContext*, const v1::CancelP
 grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatusRequest*,
                                        v1::GetStatusResponse* resp) {
   const auto s = engine_.status();
+  for (const auto& d : s.devices) {
+    auto* g = resp->add_gpus();
+    g->set_ordinal(static_cast<std::uint32_t>(d.ordinal));
+    g->set_name(d.name);
+    g->set_vram_total_bytes(d.vram_total);
+    g->set_vram_free_bytes(d.vram_free);
+    for (const auto& w : s.workers)
+      if (w.busy && w.name.rfind("cuda:" + std::to_string(d.ordinal) + "/", 0) == 0) g->set_current_job_id(w.job_id);
+  }
   for (const auto& c : s.circuits) {
     auto* srs = resp->add_loaded_srs();
     srs->set_circuit_id(c.id);

@@ -18,6 +18,13 @@ std::string status_json(const engine::EngineStatus& s) {
                 {"HIGH", s.queue_depth[3]},
                 {"CRITICAL", s.queue_depth[4]}};
   j["memory"] = {{"repository_bytes", s.repository_bytes}, {"repository_budget_bytes", s.repository_budget}};
+  j["devices"] = json::array();
+  for (const auto& d : s.devices)
+    j["devices"].push_back({{"ordinal", d.ordinal},
+                            {"name", d.name},
+                            {"vram_total_bytes", d.vram_total},
+                            {"vram_free_bytes", d.vram_free},
+                            {"resident_circuits", d.resident_circuits}});
   j["workers"] = json::array();
   for (const auto& w : s.workers)
     j["workers"].push_back({{"name", w.name},

@@ -53,7 +53,11 @@ Metrics::Metrics()
                           .Help("1 when the circuit's key is loaded in host memory")
                           .Register(*registry_)),
       uptime_(
-          prometheus::BuildGauge().Name("cuzk_uptime_seconds").Help("Daemon uptime").Register(*registry_)) {}
+          prometheus::BuildGauge().Name("cuzk_uptime_seconds").Help("Daemon uptime").Register(*registry_)),
+      vram_bytes_(prometheus::BuildGauge()
+                      .Name("cuzk_vram_bytes")
+                      .Help("Device memory per GPU: total, and in use by all processes")
+                      .Register(*registry_)) {}
 
 void Metrics::job_finished(const engine::JobResult& job) {
   std::lock_guard lock(mutex_);
@@ -94,6 +98,11 @@ std::string Metrics::render(const engine::EngineStatus& s) {
   for (const auto& c : s.circuits)
     circuit_loaded_.Add({{"circuit", c.id}}).Set(c.tier == engine::Tier::kHost ? 1 : 0);
   uptime_.Add({}).Set(s.uptime_seconds);
+  for (const auto& d : s.devices) {
+    const std::string gpu = std::to_string(d.ordinal);
+    vram_bytes_.Add({{"gpu", gpu}, {"kind", "total"}}).Set(static_cast<double>(d.vram_total));
+    vram_bytes_.Add({{"gpu", gpu}, {"kind", "used"}}).Set(static_cast<double>(d.vram_total - d.vram_free));
+  }
   return prometheus::TextSerializer().Serialize(registry_->Collect());
 }
 

@@ -36,6 +36,7 @@ class Metrics {
   prometheus::Family<prometheus::Gauge>& repository_bytes_;
   prometheus::Family<prometheus::Gauge>& circuit_loaded_;
   prometheus::Family<prometheus::Gauge>& uptime_;
+  prometheus::Family<prometheus::Gauge>& vram_bytes_;
 };
 
 }  // namespace cuzk::service

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <thread>
 
@@ -187,6 +188,49 @@ TEST(Daemon, ServesConcurrentClientsAndRejectsBadRequests) {
   ASSERT_TRUE(status);
   EXPECT_NE(status->body.find("\"jobs\""), std::string::npos);
   EXPECT_EQ(d.terminate(), 0);
+}
+
+TEST(Daemon, CriticalJobBehindTwentyNormalStartsNext) {
+  test::TempRepository repo;
+  auto w = repo.add<Bn254>("c", 400);
+  Daemon d(repo.root());  // two CPU workers
+  std::vector<std::string> normal;
+  for (int i = 0; i < 20; ++i) {
+    v1::SubmitProofResponse sub;
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(
+        d.stub().SubmitProof(&ctx, request("n" + std::to_string(i), "c", w[0], v1::NORMAL), &sub).ok());
+    normal.push_back(sub.job_id());
+  }
+  v1::SubmitProofResponse crit;
+  {
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(d.stub().SubmitProof(&ctx, request("crit", "c", w[0], v1::CRITICAL), &crit).ok());
+  }
+  EXPECT_EQ(crit.queue_position(), 0u);
+  for (const auto& id : normal) {
+    v1::AwaitProofRequest a;
+    a.set_job_id(id);
+    v1::AwaitProofResponse r;
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(d.stub().AwaitProof(&ctx, a, &r).ok());
+    EXPECT_EQ(r.status(), v1::AwaitProofResponse::COMPLETED);
+  }
+  v1::GetStatusResponse s;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(d.stub().GetStatus(&ctx, {}, &s).ok());
+  double crit_start = -1;
+  std::vector<double> normal_starts;
+  for (const auto& j : s.jobs()) {
+    ASSERT_EQ(j.partitions_size(), 1);
+    (j.job_id() == crit.job_id() ? crit_start : normal_starts.emplace_back()) = j.partitions(0).start_ms();
+  }
+  ASSERT_GE(crit_start, 0);
+  ASSERT_EQ(normal_starts.size(), 20u);
+  // Only the NORMAL jobs already running on the two workers may have started before it.
+  const auto earlier =
+      std::count_if(normal_starts.begin(), normal_starts.end(), [&](double t) { return t < crit_start; });
+  EXPECT_LE(earlier, 2);
 }
 
 TEST(Daemon, SigtermDrainsAcknowledgedJobs) {
