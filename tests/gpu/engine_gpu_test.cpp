@@ -1,0 +1,82 @@
+// The engine on the CUDA backend: several workers per GPU sharing one GPU mutex, keys prepared once per
+// GPU, proofs of both curves checked with our verifier, evict dropping the device copies, cancellation,
+// and device memory back to its baseline when the engine is gone.
+#include <gtest/gtest.h>
+
+#include "cuda/device.hpp"
+#include "engine/engine.hpp"
+#include "gpu/gpu_test_util.hpp"
+#include "groth16/verifier.hpp"
+#include "io/json.hpp"
+#include "io/zkey.hpp"
+#include "unit/engine_test_util.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+template <class Curve>
+bool valid(const std::filesystem::path& root, const std::string& circuit, const PartitionResult& p) {
+  if (p.state != PartitionState::kDone) return false;
+  const auto pk = io::read_zkey<Curve>((root / circuit / "circuit.zkey").string());
+  return groth16::verify(pk.verifying_key(), io::public_from_json<Curve>(p.public_json, "public"),
+                         io::proof_from_json<Curve>(p.proof_json, "proof"))
+      .valid;
+}
+
+TEST(EngineGpu, WorkersShareTheGpuAndEveryProofVerifies) {
+  CUZK_REQUIRE_GPU();
+  test::TempRepository repo;
+  auto bn = repo.add<Bn254>("bn", 3000, 2);
+  auto bls = repo.add<Bls12_381>("bls", 2000, 3, "partitions = 3\n");
+  const auto baseline = cuda::mem_info().first;
+  {
+    std::vector<std::string> lines;
+    std::mutex m;
+    EngineConfig cfg;
+    cfg.repository = repo.root();
+    cfg.backend = "cuda";
+    cfg.gpu_workers_per_device = 2;
+    cfg.devices = {0};
+    cfg.log = [&](const std::string& l) {
+      std::lock_guard g(m);
+      lines.push_back(l);
+    };
+    Engine e(cfg);
+    ASSERT_EQ(e.backend(), "cuda");
+    std::vector<std::pair<std::string, bool>> jobs;  // id, is_bls
+    for (int i = 0; i < 6; ++i) {
+      jobs.emplace_back(e.submit({"b" + std::to_string(i), "bn", std::nullopt, {bn[i % 2]}}).job_id, false);
+      if (i % 2 == 0)
+        jobs.emplace_back(e.submit({"l" + std::to_string(i), "bls", Priority::kHigh, bls}).job_id, true);
+    }
+    for (const auto& [id, is_bls] : jobs) {
+      const auto r = e.await(id);
+      ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+      for (const auto& p : r.partitions) {
+        EXPECT_TRUE(is_bls ? valid<Bls12_381>(repo.root(), "bls", p) : valid<Bn254>(repo.root(), "bn", p));
+        EXPECT_EQ(p.worker.rfind("cuda:0/", 0), 0u) << p.worker;
+      }
+    }
+    auto s = e.status();
+    ASSERT_EQ(s.devices.size(), 1u);
+    EXPECT_EQ(s.devices[0].resident_circuits.size(), 2u);
+    std::size_t workers_used = 0;
+    for (const auto& w : s.workers) workers_used += w.partitions_done > 0;
+    EXPECT_EQ(workers_used, 2u);
+    {
+      std::lock_guard g(m);
+      std::size_t ok_lines = 0;
+      for (const auto& l : lines) ok_lines += l.find("prestage_setup=ok") != std::string::npos;
+      EXPECT_EQ(ok_lines, 6u + 3u * 3u);
+    }
+    // Evict drops the device copy too; the next job prepares it again.
+    EXPECT_GT(e.evict("bls").freed_bytes, 0u);
+    EXPECT_EQ(e.status().devices[0].resident_circuits.size(), 1u);
+    const auto again = e.await(e.submit({"again", "bls", std::nullopt, bls}).job_id);
+    EXPECT_EQ(again.status, JobStatus::kCompleted) << again.error;
+  }
+  EXPECT_EQ(cuda::mem_info().first, baseline);  // every device buffer of the engine is gone
+}
+
+}  // namespace
+}  // namespace cuzk::engine
