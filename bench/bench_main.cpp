@@ -1,12 +1,14 @@
 // cuzk-bench: Google Benchmark entry point (the benchmarks live in the other files of bench/), plus
 //   cuzk-bench kernels [max_log2] [reps] [field,ntt,g1,g2,prove]   GPU kernel table (bench/gpu/kernels.cpp)
 //   cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>
+//   cuzk-bench gen porep-like --log-domain K [--seed S] [--witnesses N] [--curve C] --out DIR
 //   cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …   daemon client (client/)
 // which writes a synthetic mulchain circuit (circuit.r1cs, witness.wtns) for whole-proof comparisons with
 // other provers (bench/compare_snarkjs.sh): cuzk setup makes the key, then each prover runs on the same
 // files.
 #include <benchmark/benchmark.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
@@ -18,6 +20,7 @@
 #include "ec/bn254.hpp"
 #include "io/r1cs_file.hpp"
 #include "io/wtns.hpp"
+#include "r1cs/porep_like.hpp"
 #include "r1cs/synthetic.hpp"
 
 #ifdef CUZK_HAVE_CUDA
@@ -42,6 +45,24 @@ int write_circuit(std::size_t constraints, const std::filesystem::path& dir) {
   std::cout << "wrote " << dir / "circuit.r1cs"
             << " (" << circ.cs.constraints.size() << " constraints) and " << dir / "witness.wtns"
             << "\n";
+  return 0;
+}
+
+// PoRep-shaped circuit (r1cs/porep_like.hpp): circuit.r1cs and witness-<i>.wtns in `dir`.
+template <class Curve>
+int write_porep_like(unsigned k, std::uint64_t seed, std::size_t witnesses,
+                     const std::filesystem::path& dir) {
+  const auto g = cuzk::r1cs::porep_like<typename Curve::Fr>(k, seed, witnesses);
+  const auto& s = g.system;
+  std::filesystem::create_directories(dir);
+  cuzk::io::write_r1cs<Curve>((dir / "circuit.r1cs").string(), cuzk::r1cs::to_constraint_system<Curve>(s));
+  for (std::size_t i = 0; i < g.witnesses.size(); ++i)
+    cuzk::io::write_wtns<Curve>((dir / ("witness-" + std::to_string(i) + ".wtns")).string(), g.witnesses[i]);
+  const double rows = double(s.a.rows());
+  std::cout << "porep-like K=" << k << " seed=" << seed << " (" << Curve::display_name << "): " << s.a.rows()
+            << " constraints, " << s.n_public << " public + " << (s.n_vars - 1 - s.n_public)
+            << " aux variables; non-zeros per row A " << s.a.nnz() / rows << ", B " << s.b.nnz() / rows
+            << ", C " << s.c.nnz() / rows << "; " << g.witnesses.size() << " witnesses → " << dir << "\n";
   return 0;
 }
 
@@ -73,6 +94,30 @@ int main(int argc, char** argv) {
     std::cerr << "cuzk-bench kernels: this build has no CUDA backend\n";
     return 1;
 #endif
+  }
+  if (argc >= 3 && std::strcmp(argv[1], "gen") == 0 && std::strcmp(argv[2], "porep-like") == 0) {
+    CLI::App app{"cuzk-bench gen porep-like: a PoRep-partition-shaped circuit and witnesses"};
+    unsigned k = 16;
+    std::uint64_t seed = 1;
+    std::size_t witnesses = 1;
+    std::string curve = "bls12381", out;
+    app.add_option("--log-domain", k, "FFT domain 2^K (10..27); K = 27 is a full 32 GiB PoRep partition")
+        ->required();
+    app.add_option("--seed", seed, "matrices and witnesses follow from it");
+    app.add_option("--witnesses", witnesses, "distinct witnesses (partitions) for the same matrices");
+    app.add_option("--curve", curve, "bls12381 (Filecoin) or bn128")
+        ->check(CLI::IsMember({"bls12381", "bn128"}));
+    app.add_option("--out", out, "output directory")->required();
+    try {
+      app.parse(argc - 2, argv + 2);
+      return curve == "bn128" ? write_porep_like<cuzk::Bn254>(k, seed, witnesses, out)
+                              : write_porep_like<cuzk::Bls12_381>(k, seed, witnesses, out);
+    } catch (const CLI::ParseError& e) {
+      return app.exit(e);
+    } catch (const std::exception& e) {
+      std::cerr << "cuzk-bench gen: " << e.what() << "\n";
+      return 1;
+    }
   }
   if (argc >= 2 && std::strcmp(argv[1], "circuit") == 0) {
     if (argc != 5) {

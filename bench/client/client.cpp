@@ -32,7 +32,7 @@ using Clock = std::chrono::steady_clock;
 
 struct JobSpec {
   std::string circuit;
-  std::string witness;  // file bytes
+  std::vector<std::string> witnesses;  // file bytes; several: one per partition
   v1::Priority priority = v1::PRIORITY_UNSPECIFIED;
 };
 
@@ -133,7 +133,10 @@ class Runner {
     auto* s = req.mutable_submit();
     s->set_request_id("bench-" + std::to_string(index));
     s->set_circuit_id(spec.circuit);
-    s->set_witness(spec.witness);
+    if (spec.witnesses.size() == 1)
+      s->set_witness(spec.witnesses[0]);
+    else
+      for (const auto& w : spec.witnesses) s->add_partition_witnesses(w);
     s->set_priority(spec.priority);
     v1::ProveResponse resp;
     grpc::ClientContext ctx;
@@ -205,7 +208,8 @@ int run_client(int argc, char** argv) {
   std::string addr = "unix:///run/cuzk/cuzk.sock";
   app.add_option("-a,--addr", addr, "daemon address: unix:///path or host:port");
   app.require_subcommand(1);
-  std::string circuit, witness, priority, out, svg;
+  std::string circuit, priority, out, svg;
+  std::vector<std::string> witness;
   std::size_t count = 1;
   unsigned concurrency = 1;
   double duration = 0;
@@ -215,7 +219,9 @@ int run_client(int argc, char** argv) {
   auto* stress = app.add_subcommand("stress", "mixed circuits and priorities for a duration or a count");
   for (auto* sc : {single, batch}) {
     sc->add_option("--circuit", circuit, "circuit id in the daemon's repository")->required();
-    sc->add_option("--witness", witness, "snarkjs .wtns file")->required()->check(CLI::ExistingFile);
+    sc->add_option("--witness", witness, "snarkjs .wtns file; repeat it for a multi-partition circuit")
+        ->required()
+        ->check(CLI::ExistingFile);
     sc->add_option("--priority", priority, "low | normal | high | critical");
   }
   batch->add_option("-c,--count", count, "proofs");
@@ -243,11 +249,14 @@ int run_client(int argc, char** argv) {
         const auto a = m.find(':'), b = m.find(':', a + 1);
         if (a == std::string::npos) throw std::runtime_error("--job expects circuit:witness[:priority]");
         specs.push_back(
-            {m.substr(0, a), read_file(m.substr(a + 1, b == std::string::npos ? b : b - a - 1)),
+            {m.substr(0, a),
+             {read_file(m.substr(a + 1, b == std::string::npos ? b : b - a - 1))},
              b == std::string::npos ? v1::PRIORITY_UNSPECIFIED : parse_wire_priority(m.substr(b + 1))});
       }
     } else {
-      specs.push_back({circuit, read_file(witness), parse_wire_priority(priority)});
+      std::vector<std::string> bytes;
+      for (const auto& w : witness) bytes.push_back(read_file(w));
+      specs.push_back({circuit, std::move(bytes), parse_wire_priority(priority)});
     }
     if (single->parsed()) count = 1;
     Runner runner(*stub, out);
