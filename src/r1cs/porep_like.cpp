@@ -32,7 +32,7 @@ enum class Kind : std::uint8_t { kXor, kAnd, kSum8, kDense };
 // One derived row's structure (values come later, per witness).
 struct Gate {
   Kind kind;
-  std::uint32_t out, x[8], y, e, dense;
+  std::uint32_t out, x[8], y, e, e2, dense;
 };
 
 }  // namespace
@@ -65,6 +65,7 @@ PorepLike<Fr> porep_like(unsigned log_domain, std::uint64_t seed, std::size_t wi
     };
     g.y = pick(bool0, static_cast<std::uint32_t>(s.booleans));
     g.e = pick(bool0, static_cast<std::uint32_t>(s.booleans));
+    g.e2 = pick(bool0, static_cast<std::uint32_t>(s.booleans));
     switch (g.kind) {
       case Kind::kXor:
       case Kind::kAnd:
@@ -109,7 +110,7 @@ PorepLike<Fr> porep_like(unsigned log_domain, std::uint64_t seed, std::size_t wi
         row([&](Csr<Fr>& m) { m.add(g.x[0], one); }, [&](Csr<Fr>& m) { m.add(g.y, one); },
             [&](Csr<Fr>& m) { m.add(g.out, one); });
         break;
-      case Kind::kSum8:  // (Σ 2^i x_i)·1 = d + e
+      case Kind::kSum8:  // (Σ 2^i x_i)·1 = d + e + e2
         row(
             [&](Csr<Fr>& m) {
               for (unsigned i = 0; i < 8; ++i) m.add(g.x[i], Fr::from_u64(1u << i));
@@ -118,9 +119,10 @@ PorepLike<Fr> porep_like(unsigned log_domain, std::uint64_t seed, std::size_t wi
             [&](Csr<Fr>& m) {
               m.add(g.out, one);
               m.add(g.e, one);
+              m.add(g.e2, one);
             });
         break;
-      case Kind::kDense:  // (dense + x)·y = d + e
+      case Kind::kDense:  // (dense + x)·y = d + e + e2
         row(
             [&](Csr<Fr>& m) {
               m.add(g.dense, one);
@@ -130,6 +132,7 @@ PorepLike<Fr> porep_like(unsigned log_domain, std::uint64_t seed, std::size_t wi
             [&](Csr<Fr>& m) {
               m.add(g.out, one);
               m.add(g.e, one);
+              m.add(g.e2, one);
             });
         break;
     }
@@ -160,11 +163,11 @@ PorepLike<Fr> porep_like(unsigned log_domain, std::uint64_t seed, std::size_t wi
         case Kind::kSum8: {
           Fr acc = Fr::zero();
           for (unsigned i = 0; i < 8; ++i) acc += Fr::from_u64(1u << i) * w[g.x[i]];
-          w[g.out] = acc - w[g.e];
+          w[g.out] = acc - w[g.e] - w[g.e2];
           break;
         }
         case Kind::kDense:
-          w[g.out] = (w[g.dense] + w[g.x[0]]) * w[g.y] - w[g.e];
+          w[g.out] = (w[g.dense] + w[g.x[0]]) * w[g.y] - w[g.e] - w[g.e2];
           break;
       }
     }

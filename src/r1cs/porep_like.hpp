@@ -6,8 +6,9 @@
 // Construction (every witness satisfies it by construction, evaluated in row order):
 //   - boolean variables b, each with the booleanity row  b · (b − 1) = 0;
 //   - dense free variables (no row of their own: they enter other rows);
-//   - derived variables d, each defined by a row  (Σ earlier) · (one earlier boolean) = d + (an earlier
-//     variable, sometimes), so d = a·b − extra;
+//   - derived variables d, each defined by one gate row over earlier variables: XOR (2x)·y = x + y − d and
+//     AND x·y = d of booleans (boolean d), an 8-bit sum (Σ 2^i x_i)·1 = d + e + e2, and a dense gate
+//     (dense + x)·y = d + e + e2 (dense d); A-side operands are taken first from outputs not yet used;
 //   - one row per public input, binding it to a derived value:  d · 1 = public.
 #pragma once
 

@@ -40,9 +40,9 @@ TEST(PorepLike, WitnessesSatisfyTheMatricesWithPorepProportions) {
   }
   EXPECT_NE(g.witnesses[0], g.witnesses[1]);
   const double rows = double(s.a.rows());
-  EXPECT_NEAR(s.a.nnz() / rows, 2.375, 0.3);
+  EXPECT_NEAR(s.a.nnz() / rows, 2.375, 0.1);
   EXPECT_NEAR(s.b.nnz() / rows, 1.0, 0.05);
-  EXPECT_NEAR(s.c.nnz() / rows, 2.17, 0.45);
+  EXPECT_NEAR(s.c.nnz() / rows, 2.17, 0.1);
   // Aux variables in A (nearly all) and in B (a quarter); mostly 0/1 values.
   const std::uint32_t aux0 = 1 + s.n_public;
   std::set<std::uint32_t> in_a(s.a.col.begin(), s.a.col.end()), in_b(s.b.col.begin(), s.b.col.end());
