@@ -71,7 +71,7 @@ int write_porep_like(unsigned k, std::uint64_t seed, std::size_t witnesses,
 int main(int argc, char** argv) {
   // Daemon client: cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …
   static const char* const kClient[] = {"-a",     "--addr",  "single",  "batch", "stress",
-                                        "status", "metrics", "preload", "evict"};
+                                        "status", "metrics", "preload", "evict", "porep"};
   if (argc >= 2 && std::any_of(std::begin(kClient), std::end(kClient),
                                [&](const char* c) { return std::strcmp(argv[1], c) == 0; })) {
 #ifdef CUZK_HAVE_CLIENT

@@ -20,170 +20,13 @@
 #include <set>
 #include <thread>
 
+#include "client/runner.hpp"
 #include "client/timeline.hpp"
 #include "cuzk/v1/proving.grpc.pb.h"
 
 namespace cuzk::bench {
 
-namespace {
-
-namespace v1 = cuzk::v1;
-using Clock = std::chrono::steady_clock;
-
-struct JobSpec {
-  std::string circuit;
-  std::vector<std::string> witnesses;  // file bytes; several: one per partition
-  v1::Priority priority = v1::PRIORITY_UNSPECIFIED;
-};
-
-struct Outcome {
-  bool ok = false;
-  std::string job_id, error;
-  double latency_ms = 0, queue_ms = 0, compute_ms = 0, total_ms = 0;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-v1::Priority parse_wire_priority(const std::string& p) {
-  std::string up = p;
-  std::transform(up.begin(), up.end(), up.begin(), ::toupper);
-  v1::Priority out{};
-  if (up.empty()) return v1::PRIORITY_UNSPECIFIED;
-  if (!v1::Priority_Parse(up, &out)) throw std::runtime_error("unknown priority \"" + p + "\"");
-  return out;
-}
-
-std::unique_ptr<v1::ProvingEngine::Stub> connect(const std::string& addr) {
-  grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(1 << 30);
-  args.SetMaxSendMessageSize(1 << 30);
-  auto channel = grpc::CreateCustomChannel(addr, grpc::InsecureChannelCredentials(), args);
-  if (!channel->WaitForConnected(std::chrono::system_clock::now() + std::chrono::seconds(10)))
-    throw std::runtime_error("cannot connect to the daemon at " + addr);
-  return v1::ProvingEngine::NewStub(channel);
-}
-
-class Runner {
- public:
-  Runner(v1::ProvingEngine::Stub& stub, std::string out_dir) : stub_(stub), out_dir_(std::move(out_dir)) {
-    if (!out_dir_.empty()) std::filesystem::create_directories(out_dir_);
-  }
-
-  // Runs until `count` requests are done (count > 0) or `duration_s` passes, `concurrency` at a time.
-  void run(const std::vector<JobSpec>& specs, std::size_t count, double duration_s, unsigned concurrency) {
-    start_ = Clock::now();
-    std::atomic<std::size_t> next{0};
-    std::vector<std::thread> threads;
-    for (unsigned t = 0; t < std::max(1u, concurrency); ++t)
-      threads.emplace_back([&, t] {
-        std::mt19937 rng(t);
-        for (;;) {
-          const std::size_t i = next++;
-          if (count && i >= count) break;
-          if (!count && std::chrono::duration<double>(Clock::now() - start_).count() > duration_s) break;
-          const JobSpec& spec = specs.size() == 1 ? specs[0] : specs[rng() % specs.size()];
-          record(i, prove(spec, i));
-        }
-      });
-    for (auto& t : threads) t.join();
-    wall_s_ = std::chrono::duration<double>(Clock::now() - start_).count();
-    if (isatty(2)) std::cerr << "\n";
-  }
-
-  int summary() const {
-    std::vector<double> lat;
-    double q = 0, c = 0, tot = 0;
-    std::size_t ok = 0;
-    for (const auto& o : outcomes_) {
-      if (!o.ok) continue;
-      ++ok;
-      lat.push_back(o.latency_ms);
-      q += o.queue_ms, c += o.compute_ms, tot += o.total_ms;
-    }
-    std::sort(lat.begin(), lat.end());
-    auto pct = [&](double p) {
-      return lat.empty() ? 0.0 : lat[std::min(lat.size() - 1, std::size_t(p * lat.size()))];
-    };
-    const double n = std::max<std::size_t>(ok, 1);
-    std::printf(
-        "| proofs | failed | wall s | s/proof | proofs/min | p50 ms | p95 ms | queue ms | prove ms | total "
-        "ms |\n");
-    std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    std::printf("| %zu | %zu | %.2f | %.3f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |\n", ok,
-                outcomes_.size() - ok, wall_s_, ok ? wall_s_ / ok : 0.0, ok ? ok / wall_s_ * 60 : 0.0,
-                pct(0.5), pct(0.95), q / n, c / n, tot / n);
-    for (const auto& o : outcomes_)
-      if (!o.ok) std::fprintf(stderr, "failed: %s %s\n", o.job_id.c_str(), o.error.c_str());
-    return ok == outcomes_.size() ? 0 : 1;
-  }
-
-  std::set<std::string> job_ids() const {
-    std::set<std::string> ids;
-    for (const auto& o : outcomes_) ids.insert(o.job_id);
-    return ids;
-  }
-
- private:
-  Outcome prove(const JobSpec& spec, std::size_t index) {
-    v1::ProveRequest req;
-    auto* s = req.mutable_submit();
-    s->set_request_id("bench-" + std::to_string(index));
-    s->set_circuit_id(spec.circuit);
-    if (spec.witnesses.size() == 1)
-      s->set_witness(spec.witnesses[0]);
-    else
-      for (const auto& w : spec.witnesses) s->add_partition_witnesses(w);
-    s->set_priority(spec.priority);
-    v1::ProveResponse resp;
-    grpc::ClientContext ctx;
-    const auto t0 = Clock::now();
-    const grpc::Status st = stub_.Prove(&ctx, req, &resp);
-    Outcome o;
-    o.latency_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-    if (!st.ok()) {
-      o.error = st.error_message();
-      return o;
-    }
-    const auto& r = resp.result();
-    o.job_id = r.job_id();
-    o.ok = r.status() == v1::AwaitProofResponse::COMPLETED;
-    o.error = r.error_message();
-    o.queue_ms = double(r.queue_wait_ms()), o.compute_ms = double(r.gpu_compute_ms()),
-    o.total_ms = double(r.total_ms());
-    if (o.ok && !out_dir_.empty()) {
-      for (int k = 0; k < r.proof_json_size(); ++k) {
-        const std::string stem = out_dir_ + "/" + std::to_string(index) +
-                                 (r.proof_json_size() > 1 ? "-p" + std::to_string(k) : std::string());
-        std::ofstream(stem + "-proof.json") << r.proof_json(k);
-        std::ofstream(stem + "-public.json") << r.public_json(k);
-      }
-    }
-    return o;
-  }
-
-  void record(std::size_t, Outcome o) {
-    std::lock_guard lock(mutex_);
-    outcomes_.push_back(std::move(o));
-    if (isatty(2)) {
-      std::size_t failed = 0;
-      for (const auto& x : outcomes_) failed += !x.ok;
-      const int width = 30, done = static_cast<int>(outcomes_.size() % (width + 1));
-      std::cerr << "\r[" << std::string(done, '#') << std::string(width - done, '.') << "] "
-                << outcomes_.size() << " proofs, " << failed << " failed" << std::flush;
-    }
-  }
-
-  v1::ProvingEngine::Stub& stub_;
-  std::string out_dir_;
-  std::mutex mutex_;
-  std::vector<Outcome> outcomes_;
-  Clock::time_point start_;
-  double wall_s_ = 0;
-};
+namespace {}  // namespace
 
 void timeline(v1::ProvingEngine::Stub& stub, const std::set<std::string>& ids, const std::string& path) {
   v1::GetStatusResponse s;
@@ -200,8 +43,6 @@ void timeline(v1::ProvingEngine::Stub& stub, const std::set<std::string>& ids, c
   write_timeline_svg(path, bars);
   std::cerr << "timeline: " << path << " (" << bars.size() << " partitions)\n";
 }
-
-}  // namespace
 
 int run_client(int argc, char** argv) {
   CLI::App app{"cuzk-bench: client of a running cuzk-daemon"};
@@ -239,8 +80,11 @@ int run_client(int argc, char** argv) {
   auto* preload = app.add_subcommand("preload", "load a circuit's key");
   auto* evict = app.add_subcommand("evict", "unload a circuit's key");
   for (auto* sc : {preload, evict}) sc->add_option("--circuit", circuit)->required();
+  PorepArgs porep;
+  add_porep_command(app, porep);
   CLI11_PARSE(app, argc, argv);
 
+  if (static_cast<CLI::App*>(porep.command)->parsed()) return run_porep(porep, addr);
   auto stub = connect(addr);
   if (single->parsed() || batch->parsed() || stress->parsed()) {
     std::vector<JobSpec> specs;

@@ -191,6 +191,9 @@ grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatus
       ps->set_worker(p.worker);
       ps->set_start_ms(p.start_ms);
       ps->set_end_ms(p.end_ms);
+      for (const auto& [name, ms] : p.stages.stages_ms) (*ps->mutable_stage_ms())[name] += ms;
+      for (const auto& [name, ms] : p.stages.details_ms) (*ps->mutable_stage_ms())[name] += ms;
+      (*ps->mutable_stage_ms())["self_check"] = p.verify_ms;
     }
     js->set_partitions_done(done);
   }
