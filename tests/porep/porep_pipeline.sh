@@ -37,4 +37,11 @@ done
 grep -c "cuzk: job=" "$WORK/daemon.log" | grep -qx 6
 kill -TERM $PID
 wait $PID
+# cuzk-bench porep: prepares the circuit, starts its own daemon, 2 proofs of 3 partitions.
+mkdir -p "$WORK/repo2"
+"$BENCH" porep --repository "$WORK/repo2" --log-domain 12 --partitions 3 --proofs 2 -j 2 --daemon "$DAEMON" \
+  --backend cpu >"$WORK/porep.txt" 2>"$WORK/porep.err"
+grep -q "^| 2 | 0 |" "$WORK/porep.txt" || { echo "porep_pipeline: cuzk-bench porep failed" >&2; cat "$WORK/porep.txt" "$WORK/porep.err" >&2; exit 1; }
+[[ $(grep -c "^job=.* partition=" "$WORK/porep.txt") -eq 6 ]]
+echo "cuzk-bench porep: 2 proofs x 3 partitions"
 echo "ALL PASSED"
