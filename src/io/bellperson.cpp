@@ -1,0 +1,187 @@
+#include "io/bellperson.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <atomic>
+#include <fstream>
+
+#include "io/error.hpp"
+#include "io/mapped_file.hpp"
+#include "io/zcash_codec.hpp"
+
+namespace cuzk::io::bellperson {
+
+namespace {
+
+constexpr std::size_t kG1 = zcash::g1_uncompressed_size, kG2 = zcash::g2_uncompressed_size;
+
+class Reader {
+ public:
+  explicit Reader(const std::string& path) : path_(path), file_(path), bytes_(file_.bytes()) {}
+
+  std::uint32_t u32(const char* what) {
+    need(4, what);
+    const std::uint8_t* p = bytes_.data() + pos_;
+    pos_ += 4;
+    return (std::uint32_t(p[0]) << 24) | (std::uint32_t(p[1]) << 16) | (std::uint32_t(p[2]) << 8) | p[3];
+  }
+
+  template <class P>
+  P point(const char* what, bool check_subgroup, bool allow_infinity) {
+    std::vector<P> v = points<P>(what, 1, check_subgroup, allow_infinity);
+    return v[0];
+  }
+
+  // `count` points of one vector, decoded in parallel; the first bad one (lowest index) is reported.
+  template <class P>
+  std::vector<P> points(const char* what, std::size_t count, bool check_subgroup, bool allow_infinity) {
+    constexpr std::size_t size = std::is_same_v<P, G1> ? kG1 : kG2;
+    if (count > (bytes_.size() - pos_) / size)
+      fail("truncated: " + std::string(what) + " has " + std::to_string(count) + " points (" +
+           std::to_string(count * size) + " bytes) at offset " + std::to_string(pos_) + ", but only " +
+           std::to_string(bytes_.size() - pos_) + " bytes remain");
+    std::vector<P> out(count);
+    std::atomic<std::size_t> first_bad{count};
+    std::vector<PointStatus> status(count, PointStatus::ok);
+    const std::uint8_t* base = bytes_.data() + pos_;
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1024), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        const std::span<const std::uint8_t> rec(base + i * size, size);
+        PointStatus s;
+        if constexpr (std::is_same_v<P, G1>)
+          s = zcash::decode_g1(rec, out[i], check_subgroup);
+        else
+          s = zcash::decode_g2(rec, out[i], check_subgroup);
+        if (s == PointStatus::ok && !allow_infinity && out[i].is_infinity()) s = PointStatus::bad_infinity;
+        if (s != PointStatus::ok) {
+          status[i] = s;
+          std::size_t cur = first_bad.load();
+          while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {
+          }
+        }
+      }
+    });
+    if (const std::size_t i = first_bad.load(); i < count) {
+      const bool inf = status[i] == PointStatus::bad_infinity;
+      fail(std::string(what) + "[" + std::to_string(i) + "] at offset " + std::to_string(pos_ + i * size) +
+           ": " + (inf ? "the point at infinity is not allowed here" : describe(status[i])));
+    }
+    pos_ += count * size;
+    return out;
+  }
+
+  std::size_t remaining() const { return bytes_.size() - pos_; }
+  [[noreturn]] void fail(const std::string& what) const { throw FormatError(path_, what); }
+
+ private:
+  void need(std::size_t n, const char* what) {
+    if (bytes_.size() - pos_ < n)
+      fail("truncated at offset " + std::to_string(pos_) + ": " + what + " needs " + std::to_string(n) +
+           " bytes, " + std::to_string(bytes_.size() - pos_) + " remain");
+  }
+
+  std::string path_;
+  MappedFile file_;
+  std::span<const std::uint8_t> bytes_;
+  std::size_t pos_ = 0;
+};
+
+VerifyingKey read_vk_part(Reader& r) {
+  VerifyingKey vk;
+  // The verifying key is small and decides every proof: always subgroup-checked.
+  vk.alpha1 = r.point<G1>("alpha_g1", true, true);
+  vk.beta1 = r.point<G1>("beta_g1", true, true);
+  vk.beta2 = r.point<G2>("beta_g2", true, true);
+  vk.gamma2 = r.point<G2>("gamma_g2", true, true);
+  vk.delta1 = r.point<G1>("delta_g1", true, true);
+  vk.delta2 = r.point<G2>("delta_g2", true, true);
+  const std::uint32_t ic = r.u32("ic_len");
+  if (ic == 0) r.fail("ic_len is 0: a key has at least the ONE input");
+  vk.ic = r.points<G1>("ic", ic, true, false);
+  return vk;
+}
+
+void put_u32(std::ofstream& out, std::uint32_t v) {
+  const char b[4] = {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+  out.write(b, 4);
+}
+
+template <class P>
+void put_points(std::ofstream& out, const std::vector<P>& v, bool with_count = true) {
+  if (with_count) put_u32(out, static_cast<std::uint32_t>(v.size()));
+  for (const P& p : v) {
+    if constexpr (std::is_same_v<P, G1>) {
+      const auto e = zcash::encode_g1_uncompressed(p);
+      out.write(reinterpret_cast<const char*>(e.data()), e.size());
+    } else {
+      const auto e = zcash::encode_g2_uncompressed(p);
+      out.write(reinterpret_cast<const char*>(e.data()), e.size());
+    }
+  }
+}
+
+void write_vk_part(std::ofstream& out, const VerifyingKey& vk) {
+  put_points(out, std::vector<G1>{vk.alpha1, vk.beta1}, false);
+  put_points(out, std::vector<G2>{vk.beta2, vk.gamma2}, false);
+  put_points(out, std::vector<G1>{vk.delta1}, false);
+  put_points(out, std::vector<G2>{vk.delta2}, false);
+  put_points(out, vk.ic);
+}
+
+std::ofstream open_out(const std::string& path) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw FormatError(path, "cannot open for writing");
+  return out;
+}
+
+}  // namespace
+
+Params read_params(const std::string& path, bool check_subgroup) {
+  Reader r(path);
+  Params p;
+  p.vk = read_vk_part(r);
+  const std::uint32_t h = r.u32("h_len");
+  if (((std::uint64_t(h) + 1) & std::uint64_t(h)) != 0)
+    r.fail("h_len " + std::to_string(h) + " is not 2^k − 1 (the FFT domain minus one)");
+  p.h = r.points<G1>("h", h, check_subgroup, false);
+  p.l = r.points<G1>("l", r.u32("l_len"), check_subgroup, false);
+  p.a = r.points<G1>("a", r.u32("a_len"), check_subgroup, false);
+  if (p.a.size() < p.vk.ic.size())
+    r.fail("a has " + std::to_string(p.a.size()) + " points, fewer than the " +
+           std::to_string(p.vk.ic.size()) + " inputs it starts with");
+  p.b_g1 = r.points<G1>("b_g1", r.u32("b_g1_len"), check_subgroup, false);
+  const std::uint32_t b2 = r.u32("b_g2_len");
+  if (b2 != p.b_g1.size())
+    r.fail("b_g2_len " + std::to_string(b2) + " differs from b_g1_len " + std::to_string(p.b_g1.size()));
+  p.b_g2 = r.points<G2>("b_g2", b2, check_subgroup, false);
+  return p;
+}
+
+VerifyingKey read_vk(const std::string& path) {
+  Reader r(path);
+  return read_vk_part(r);
+}
+
+void write_params(const std::string& path, const Params& p) {
+  auto out = open_out(path);
+  write_vk_part(out, p.vk);
+  put_points(out, p.h);
+  put_points(out, p.l);
+  put_points(out, p.a);
+  put_points(out, p.b_g1);
+  put_points(out, p.b_g2);
+  if (!out) throw FormatError(path, "write failed");
+}
+
+void write_vk(const std::string& path, const VerifyingKey& vk) {
+  auto out = open_out(path);
+  write_vk_part(out, vk);
+  if (!out) throw FormatError(path, "write failed");
+}
+
+std::size_t params_size(const Params& p) {
+  return 888 + kG1 * (p.vk.ic.size() + p.h.size() + p.l.size() + p.a.size() + p.b_g1.size()) +
+         kG2 * p.b_g2.size();
+}
+
+}  // namespace cuzk::io::bellperson
