@@ -67,7 +67,7 @@ int run(int argc, char** argv) {
   cuzk::service::Metrics metrics;
   cfg.engine.on_job_finished = [&metrics](const cuzk::engine::JobResult& r) { metrics.job_finished(r); };
   cuzk::engine::Engine engine(cfg.engine);
-  cuzk::service::ProvingService service(engine, [&] { return metrics.render(engine.status()); });
+  cuzk::service::ProvingService service(engine, [&] { return metrics.render(engine.status(false)); });
 
   grpc::ServerBuilder builder;
   builder.SetMaxReceiveMessageSize(static_cast<int>(std::min<std::size_t>(cfg.max_message_bytes, INT32_MAX)));
@@ -102,7 +102,7 @@ int run(int argc, char** argv) {
   // Late AwaitProof calls still get their finished jobs until the server stops.
   server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
   http_frontend.reset();
-  const auto s = engine.status();
+  const auto s = engine.status(false);
   std::cerr << "cuzk-daemon: stopped: " << s.completed << " completed, " << s.failed << " failed, "
             << s.cancelled << " cancelled\n";
   stopping_done = true;

@@ -285,35 +285,48 @@ JobResult Engine::await(const std::string& job_id, std::optional<std::chrono::mi
   return r;
 }
 
+void Engine::stop_pending(Job& job) {
+  job.cancel = true;
+  scheduler_.remove_job(job.seq);
+  for (auto& p : job.parts)
+    if (p.state == PartitionState::kPending) {
+      p.state = PartitionState::kCancelled;
+      --job.unfinished;
+    }
+}
+
+std::optional<JobResult> Engine::end_if_done(Job& job) {
+  if (job.unfinished != 0) return std::nullopt;
+  if (!finished(job.status)) job.status = job.cancel ? JobStatus::kCancelled : JobStatus::kCompleted;
+  job.finished = Clock::now();
+  (job.status == JobStatus::kCompleted ? completed_
+   : job.status == JobStatus::kFailed  ? failed_
+                                       : cancelled_)++;
+  JobResult r = snapshot(job, false);
+  release_inputs(job);
+  return r;
+}
+
+void Engine::publish(const std::vector<JobResult>& ended) {
+  // Metrics first, then the waiters: a client that sees its job finished finds it counted.
+  if (config_.on_job_finished)
+    for (const auto& r : ended) config_.on_job_finished(r);
+  changed_.notify_all();
+}
+
 bool Engine::cancel(const std::string& job_id) {
-  std::shared_ptr<Job> job;
   bool was_running = false;
-  std::optional<JobResult> ended;
+  std::vector<JobResult> ended;
   {
     std::lock_guard lock(mutex_);
-    job = find(job_id);
+    auto job = find(job_id);
     if (!job) throw RequestError("unknown job '" + job_id + "'");
     if (finished(job->status)) return false;
-    job->cancel = true;
-    scheduler_.remove_job(job->seq);
-    for (auto& p : job->parts) {
-      if (p.state == PartitionState::kRunning) was_running = true;
-      if (p.state == PartitionState::kPending) {
-        p.state = PartitionState::kCancelled;
-        --job->unfinished;
-      }
-    }
-    if (job->unfinished == 0) {
-      job->status = JobStatus::kCancelled;
-      job->finished = Clock::now();
-      ++cancelled_;
-      ended = snapshot(*job, false);
-      release_inputs(*job);
-    }
+    for (const auto& p : job->parts) was_running |= p.state == PartitionState::kRunning;
+    stop_pending(*job);
+    if (auto r = end_if_done(*job)) ended.push_back(std::move(*r));
   }
-  // Metrics first, then the waiters: a client that sees its job finished finds it counted.
-  if (ended && config_.on_job_finished) config_.on_job_finished(*ended);
-  changed_.notify_all();
+  publish(ended);
   log("cuzk: job=" + job_id + " cancelled" +
       (was_running ? " (running partitions stop at their next stage)" : ""));
   return was_running;
@@ -459,7 +472,7 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
 }
 
 void Engine::finish_partition(Job& job, std::uint32_t partition, PartitionResult result) {
-  std::optional<JobResult> ended;
+  std::vector<JobResult> ended;
   {
     std::lock_guard lock(mutex_);
     const bool failed_now = result.state == PartitionState::kFailed;
@@ -469,28 +482,14 @@ void Engine::finish_partition(Job& job, std::uint32_t partition, PartitionResult
       // One failed partition fails the job: its queued partitions are not worth proving.
       job.status = JobStatus::kFailed;
       job.error = "partition " + std::to_string(partition) + ": " + job.parts[partition].error;
-      job.cancel = true;
-      scheduler_.remove_job(job.seq);
-      for (auto& p : job.parts)
-        if (p.state == PartitionState::kPending) p.state = PartitionState::kCancelled, --job.unfinished;
+      stop_pending(job);
     }
-    if (job.unfinished == 0) {
-      if (job.status == JobStatus::kRunning)
-        job.status = job.cancel ? JobStatus::kCancelled : JobStatus::kCompleted;
-      job.finished = Clock::now();
-      (job.status == JobStatus::kCompleted ? completed_
-       : job.status == JobStatus::kFailed  ? failed_
-                                           : cancelled_)++;
-      ended = snapshot(job, false);
-      release_inputs(job);
-    }
+    if (auto r = end_if_done(job)) ended.push_back(std::move(*r));
   }
-  // Metrics first, then the waiters: a client that sees its job finished finds it counted.
-  if (ended && config_.on_job_finished) config_.on_job_finished(*ended);
-  changed_.notify_all();
+  publish(ended);
 }
 
-EngineStatus Engine::status() const {
+EngineStatus Engine::status(bool with_jobs) const {
   EngineStatus s;
   s.circuits = repository_.list();
   s.repository_bytes = repository_.loaded_bytes();
@@ -517,7 +516,8 @@ EngineStatus Engine::status() const {
   }
 #endif
   std::lock_guard lock(mutex_);
-  for (const auto& [seq, job] : jobs_) s.jobs.push_back(snapshot(*job, false));
+  if (with_jobs)
+    for (const auto& [seq, job] : jobs_) s.jobs.push_back(snapshot(*job, false));
   for (const auto& w : workers_)
     s.workers.push_back({w->name, w->busy, w->job_id, w->partition, w->busy_seconds, w->done});
   s.completed = completed_;
@@ -532,28 +532,13 @@ void Engine::cancel_pending() {
   {
     std::lock_guard lock(mutex_);
     accepting_ = false;
-    for (const auto& item : scheduler_.clear()) {
-      auto& job = *jobs_.at(item.job);
-      if (job.parts[item.partition].state == PartitionState::kPending) {
-        job.parts[item.partition].state = PartitionState::kCancelled;
-        --job.unfinished;
-      }
-    }
     for (auto& [seq, job] : jobs_) {
       if (finished(job->status)) continue;
-      job->cancel = true;
-      if (job->unfinished == 0) {
-        job->status = JobStatus::kCancelled;
-        job->finished = Clock::now();
-        ++cancelled_;
-        ended.push_back(snapshot(*job, false));
-        release_inputs(*job);
-      }
+      stop_pending(*job);
+      if (auto r = end_if_done(*job)) ended.push_back(std::move(*r));
     }
   }
-  if (config_.on_job_finished)
-    for (const auto& r : ended) config_.on_job_finished(r);
-  changed_.notify_all();
+  publish(ended);
 }
 
 void Engine::shutdown(bool drain) {

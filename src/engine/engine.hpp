@@ -80,7 +80,7 @@ struct WorkerStatus {
 struct DeviceStatus {
   int ordinal = 0;
   std::string name;
-  std::size_t vram_total = 0, vram_free = 0;  // the whole GPU, all processes
+  std::size_t vram_total = 0, vram_free = 0;   // the whole GPU, all processes
   std::vector<std::string> resident_circuits;  // keys prepared on this GPU
 };
 
@@ -135,7 +135,8 @@ class Engine {
   Repository::PreloadResult preload(const std::string& circuit_id);  // throws RequestError
   Repository::EvictResult evict(const std::string& circuit_id);
 
-  EngineStatus status() const;
+  // with_jobs = false leaves out the job list (thousands of retained jobs): what /metrics needs.
+  EngineStatus status(bool with_jobs = true) const;
   const std::string& backend() const { return backend_; }
 
   // Stops accepting jobs, cancels every queued partition and asks running ones to stop at their next
@@ -153,6 +154,10 @@ class Engine {
   void work(Worker& worker);
   PartitionResult run_partition(Worker& worker, Job& job, std::uint32_t partition);
   void finish_partition(Job& job, std::uint32_t partition, PartitionResult result);
+  // With mutex_ held: cancel the job's queued partitions; end the job once no partition is left.
+  void stop_pending(Job& job);
+  std::optional<JobResult> end_if_done(Job& job);
+  void publish(const std::vector<JobResult>& ended);  // without the lock: metrics hook, then waiters
   JobResult snapshot(const Job& job, bool with_proofs) const;
   void log(const std::string& line) const;
   std::shared_ptr<Job> find(const std::string& job_id) const;  // with mutex_ held

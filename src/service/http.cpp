@@ -73,7 +73,7 @@ HttpFrontend::HttpFrontend(const std::string& address, engine::Engine& engine, M
     res.set_content("ok\n", "text/plain");
   });
   server_->Get("/metrics", [&engine, &metrics](const httplib::Request&, httplib::Response& res) {
-    res.set_content(metrics.render(engine.status()), "text/plain; version=0.0.4");
+    res.set_content(metrics.render(engine.status(false)), "text/plain; version=0.0.4");
   });
   server_->Get("/status", [&engine](const httplib::Request&, httplib::Response& res) {
     res.set_content(status_json(engine.status()), "application/json");
