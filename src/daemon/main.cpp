@@ -4,6 +4,7 @@
 // what is left.
 #include <grpcpp/grpcpp.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
@@ -19,6 +20,12 @@
 #include "service/metrics.hpp"
 
 namespace {
+
+// The largest resident set the daemon had, for capacity planning and the benchmark tables.
+long peak_rss_mib() {
+  rusage u{};
+  return ::getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_maxrss / 1024 : -1;
+}
 
 std::vector<int> parse_devices(const std::string& text) {
   std::vector<int> out;
@@ -104,7 +111,7 @@ int run(int argc, char** argv) {
   http_frontend.reset();
   const auto s = engine.status(false);
   std::cerr << "cuzk-daemon: stopped: " << s.completed << " completed, " << s.failed << " failed, "
-            << s.cancelled << " cancelled\n";
+            << s.cancelled << " cancelled; peak host memory " << peak_rss_mib() << " MiB\n";
   stopping_done = true;
   pthread_kill(second.native_handle(),
                SIGTERM);  // releases the second-signal waiter, which then does nothing
