@@ -76,6 +76,13 @@ Config load_config(const std::optional<std::string>& path) {
   c.engine.repository = repo;
   if (auto n = t["repository"]["memory_budget"])
     c.engine.memory_budget = bytes_value(n, "repository.memory_budget");
+  if (auto n = t["repository"]["pin_keys"]) {
+    auto v = n.value<bool>();
+    if (!v) throw ConfigError("repository.pin_keys must be true or false");
+    c.engine.pin_keys = *v;
+  }
+  if (auto n = t["repository"]["pinned_budget"])
+    c.engine.pinned_budget = bytes_value(n, "repository.pinned_budget");
   str("engine", "backend", c.engine.backend);
   uint("engine", "cpu_workers", c.engine.cpu_workers);
   uint("engine", "gpu_workers_per_device", c.engine.gpu_workers_per_device);

@@ -14,6 +14,7 @@
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/device.hpp"
 #include "cuda/error.hpp"
+#include "cuda/host_registry.hpp"
 #include "cuda/stream.hpp"
 #include "groth16/gpu_prover.hpp"
 #endif
@@ -160,6 +161,14 @@ Engine::Engine(EngineConfig config)
       workers_.back()->name = "cpu:" + std::to_string(w);
     }
   }
+#ifdef CUZK_HAVE_CUDA
+  // Keys the GPUs use are page-locked in host memory, so uploads (and MSMs streamed from host memory when a
+  // key does not fit on the device) run at full PCIe speed.
+  if (backend_ == "cuda" && config_.pin_keys)
+    repository_.set_pinner(
+        [](void* data, std::size_t bytes) { return cuda::HostRegistry::instance().pin(data, bytes); },
+        config_.pinned_budget);
+#endif
   for (auto& w : workers_) threads_.emplace_back([this, &w] { work(*w); });
   log("cuzk engine: backend " + backend_ + ", " + std::to_string(workers_.size()) + " workers, repository " +
       config_.repository.string());
@@ -494,6 +503,8 @@ EngineStatus Engine::status(bool with_jobs) const {
   s.circuits = repository_.list();
   s.repository_bytes = repository_.loaded_bytes();
   s.repository_budget = repository_.budget_bytes();
+  s.pinned_bytes = repository_.pinned_bytes();
+  s.pinned_budget = repository_.pinned_budget_bytes();
   s.queue_depth = scheduler_.depth_by_priority();
   s.backend = backend_;
 #ifdef CUZK_HAVE_CUDA
@@ -512,6 +523,10 @@ EngineStatus Engine::status(bool with_jobs) const {
       std::lock_guard g(d->gpu);
       for (const auto& [id, key] : d->keys) ds.resident_circuits.push_back(id);
     }
+    for (auto& c : s.circuits)
+      if (std::find(ds.resident_circuits.begin(), ds.resident_circuits.end(), c.id) !=
+          ds.resident_circuits.end())
+        c.tier = Tier::kGpu;
     s.devices.push_back(std::move(ds));
   }
 #endif

@@ -92,6 +92,7 @@ struct EngineStatus {
   std::array<std::size_t, 5> queue_depth{};  // queued partitions per priority (wire values 1..4)
   std::uint64_t completed = 0, failed = 0, cancelled = 0;
   std::size_t repository_bytes = 0, repository_budget = 0;
+  std::size_t pinned_bytes = 0, pinned_budget = 0;  // page-locked key memory; budget 0: no separate limit
   double uptime_seconds = 0;
   std::string backend;  // "cpu" or "cuda"
 };
@@ -103,6 +104,8 @@ struct EngineConfig {
   unsigned gpu_workers_per_device = 2;
   std::vector<int> devices;       // empty: every GPU
   std::size_t memory_budget = 0;  // host bytes for loaded keys; 0: no limit
+  bool pin_keys = true;           // CUDA backend: page-lock loaded keys (the "pinned" tier)
+  std::size_t pinned_budget = 0;  // page-locked bytes at most; 0: only memory_budget limits it
   std::size_t max_witness_bytes = std::size_t(2) << 30;
   std::size_t finished_jobs_kept = 10000;  // oldest finished jobs are forgotten beyond this
   bool self_check = true;                  // verify every proof before returning it

@@ -3,6 +3,7 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "io/error.hpp"
 #include "io/zkey.hpp"
@@ -57,25 +58,77 @@ bool Repository::valid_id(const std::string& id) {
                      [](unsigned char c) { return std::isalnum(c) || c == '.' || c == '_' || c == '-'; });
 }
 
-std::shared_ptr<const Circuit> Repository::load(const std::string& id) const {
+void Repository::set_pinner(Pinner pin, std::size_t pinned_budget_bytes) {
+  std::lock_guard lock(mutex_);
+  pinner_ = std::move(pin);
+  pinned_budget_ = pinned_budget_bytes;
+}
+
+std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
   if (!valid_id(id)) throw RepositoryError("invalid circuit id '" + id + "'");
   const auto dir = root_ / id, zkey = dir / "circuit.zkey";
   if (!std::filesystem::is_regular_file(zkey))
     throw RepositoryError("unknown circuit '" + id + "': no " + zkey.string());
+  std::optional<Mapped> mapped;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = mapped_.find(id); it != mapped_.end()) {
+      mapped = std::move(it->second);
+      mapped_.erase(it);
+    }
+  }
+  // A key file replaced since it was mapped is read afresh: the mapping still shows the old one.
+  std::error_code ec;
+  if (mapped && (std::filesystem::last_write_time(zkey, ec) != mapped->mtime ||
+                 std::filesystem::file_size(zkey, ec) != mapped->file_bytes))
+    mapped.reset();
   auto circuit = std::make_shared<Circuit>();
   circuit->id = id;
   circuit->config = read_config(dir / "circuit.toml", id);
   try {
-    circuit->curve = io::peek_curve(zkey.string());
+    circuit->curve = mapped ? mapped->curve : io::peek_curve(zkey.string());
     io::with_curve(circuit->curve, [&]<class C>() {
-      auto pk = io::read_zkey<C>(zkey.string());
+      auto pk = mapped ? io::read_zkey<C>(zkey.string(), std::move(*mapped->file))
+                       : io::read_zkey<C>(zkey.string());
       circuit->bytes = key_bytes(pk);
       circuit->key = std::move(pk);
     });
   } catch (const io::FormatError& e) {
     throw RepositoryError("circuit '" + id + "': " + e.what());
   }
+  pin(*circuit);
   return circuit;
+}
+
+void Repository::pin(Circuit& c) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!pinner_) return;
+    const std::size_t used = pinned_bytes_locked() + pinning_;
+    if (pinned_budget_ != 0 && used + c.bytes > pinned_budget_)
+      return;             // stays pageable: serves, only slower
+    pinning_ += c.bytes;  // reserved while registering, so concurrent loads respect the budget
+  }
+  try {
+    std::visit(
+        [&](auto& pk) {
+          const auto lock_range = [&](auto& v) {
+            if (v.empty()) return;
+            const std::size_t n = v.size() * sizeof(v[0]);
+            auto handle = pinner_(v.data(), n);
+            if (!handle) throw std::runtime_error("the range is locked differently already");
+            c.pins.push_back(std::move(handle));
+            c.pinned_bytes += n;
+          };
+          lock_range(pk.a), lock_range(pk.b1), lock_range(pk.b2), lock_range(pk.c), lock_range(pk.h);
+        },
+        c.key);
+  } catch (const std::exception&) {  // e.g. the OS's locked-memory limit: the key stays pageable
+    c.pins.clear();
+    c.pinned_bytes = 0;
+  }
+  std::lock_guard lock(mutex_);
+  pinning_ -= c.bytes;
 }
 
 void Repository::make_room(std::size_t bytes) {
@@ -87,7 +140,19 @@ void Repository::make_room(std::size_t bytes) {
           (victim == loaded_.end() || it->second.last_used < victim->second.last_used))
         victim = it;
     if (victim == loaded_.end()) return;  // everything loaded is in use: over budget rather than fail
+    demote_to_mapped(victim->first, *victim->second.circuit);
     loaded_.erase(victim);
+  }
+}
+
+void Repository::demote_to_mapped(const std::string& id, const Circuit& c) {
+  const auto zkey = root_ / id / "circuit.zkey";
+  try {
+    Mapped m{c.curve, std::filesystem::file_size(zkey), std::filesystem::last_write_time(zkey),
+             std::make_unique<io::MappedFile>(zkey.string())};
+    mapped_[id] = std::move(m);
+  } catch (const std::exception&) {  // the file went away: the key is simply on disk (or gone) now
+    mapped_.erase(id);
   }
 }
 
@@ -95,6 +160,17 @@ std::size_t Repository::loaded_bytes_locked() const {
   std::size_t total = 0;
   for (const auto& [id, e] : loaded_) total += e.circuit->bytes;
   return total;
+}
+
+std::size_t Repository::pinned_bytes_locked() const {
+  std::size_t total = 0;
+  for (const auto& [id, e] : loaded_) total += e.circuit->pinned_bytes;
+  return total;
+}
+
+std::size_t Repository::pinned_bytes() const {
+  std::lock_guard lock(mutex_);
+  return pinned_bytes_locked();
 }
 
 std::shared_ptr<const Circuit> Repository::acquire(const std::string& id) {
@@ -128,6 +204,7 @@ Repository::EvictResult Repository::evict(const std::string& id, long other_owne
   std::shared_ptr<const Circuit> dropped;
   {
     std::lock_guard lock(mutex_);
+    mapped_.erase(id);  // down to disk
     auto it = loaded_.find(id);
     if (it == loaded_.end()) return {};
     const long holders = it->second.circuit.use_count() - 1 - other_owners;
@@ -148,11 +225,20 @@ std::vector<CircuitInfo> Repository::list() const {
   }
   std::lock_guard lock(mutex_);
   const auto now = std::chrono::steady_clock::now();
-  for (const auto& [id, e] : loaded_) {
+  const auto entry = [&](const std::string& id) {
     auto it = std::find_if(out.begin(), out.end(), [&](const CircuitInfo& c) { return c.id == id; });
-    if (it == out.end()) it = out.insert(out.end(), CircuitInfo{id});
-    it->tier = Tier::kHost;
+    return it == out.end() ? out.insert(out.end(), CircuitInfo{id}) : it;
+  };
+  for (const auto& [id, m] : mapped_) {
+    auto it = entry(id);
+    it->tier = Tier::kMapped;
+    it->bytes = m.file_bytes;
+  }
+  for (const auto& [id, e] : loaded_) {
+    auto it = entry(id);
+    it->tier = e.circuit->pinned_bytes > 0 ? Tier::kPinned : Tier::kHost;
     it->bytes = e.circuit->bytes;
+    it->pinned_bytes = e.circuit->pinned_bytes;
     it->jobs_holding = e.circuit.use_count() - 1;
     it->idle_seconds = std::chrono::duration<double>(now - e.last_used).count();
   }

@@ -4,15 +4,26 @@
 //   <root>/<id>/circuit.toml     optional: kind = "groth16", partitions = 1, priority = "normal"
 //
 // Keys load on demand (or by preload) and stay in host memory, shared by the jobs that use them
-// (shared_ptr reference counts). When loading would exceed the host memory budget, the least recently
-// used keys that no job holds are evicted first; a key that every job still needs is kept (the budget
-// is then reported as exceeded, never a failed job). evict() frees a key no job holds and refuses one
-// in use, so that an operator's evict either frees the memory or says why not.
+// (shared_ptr reference counts). Residency tiers, fastest first:
+//   gpu     a device holds a copy (the engine's workers own those; reported by the engine)
+//   pinned  decoded in host memory that is page-locked for the GPU (a Pinner was set: CUDA backend),
+//           so uploads and streamed MSMs run at full PCIe speed
+//   host    decoded in pageable host memory (CPU backend, or the pinned budget is spent, or pinning
+//           failed: the key still serves, only slower to upload)
+//   mapped  evicted under the budget, but the key file stays memory-mapped: the next use decodes from the
+//           mapping (page cache) instead of opening and reading the file again; the kernel may reclaim
+//           those pages at any time, so they do not count against the budget
+//   disk    not loaded
+// When loading would exceed the host memory budget, the least recently used keys that no job holds are
+// demoted to mapped first; a key that every job still needs is kept (the budget is then reported as
+// exceeded, never a failed job). evict() takes a key no job holds down to disk and refuses one in use,
+// so that an operator's evict either frees the memory or says why not.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -26,6 +37,7 @@
 #include "engine/priority.hpp"
 #include "groth16/types.hpp"
 #include "io/curve_id.hpp"
+#include "io/mapped_file.hpp"
 
 namespace cuzk::engine {
 
@@ -46,18 +58,38 @@ struct Circuit {
   CircuitConfig config;
   std::size_t bytes = 0;  // host memory the key occupies
   std::variant<groth16::ProvingKey<Bn254>, groth16::ProvingKey<Bls12_381>> key;
+  // Page-lock registrations of the key's big vectors; declared after `key` so that they are released
+  // before the memory they cover.
+  std::vector<std::shared_ptr<void>> pins;
+  std::size_t pinned_bytes = 0;
 };
 
-// Where a circuit's key is: on disk only, or loaded in host memory (device copies are the workers').
-enum class Tier { kDisk, kHost };
+// Where a circuit's key is (see the top of this file).
+enum class Tier { kDisk, kMapped, kHost, kPinned, kGpu };
 constexpr const char* to_string(Tier t) {
-  return t == Tier::kHost ? "host" : "disk";
+  switch (t) {
+    case Tier::kGpu:
+      return "gpu";
+    case Tier::kPinned:
+      return "pinned";
+    case Tier::kHost:
+      return "host";
+    case Tier::kMapped:
+      return "mapped";
+    default:
+      return "disk";
+  }
 }
+
+// Page-locks [data, data + bytes) for the GPU and returns the owner of the registration (released when the
+// last copy goes); throws when the range cannot be locked.
+using Pinner = std::function<std::shared_ptr<void>(void* data, std::size_t bytes)>;
 
 struct CircuitInfo {
   std::string id;
   Tier tier = Tier::kDisk;
-  std::size_t bytes = 0;    // 0 while on disk
+  std::size_t bytes = 0;  // decoded size in host memory; the file's size while mapped; 0 on disk
+  std::size_t pinned_bytes = 0;
   long jobs_holding = 0;    // references besides the repository's own
   double idle_seconds = 0;  // since last use, loaded keys only
 };
@@ -66,6 +98,10 @@ class Repository {
  public:
   // host_budget_bytes = 0: no limit.
   Repository(std::filesystem::path root, std::size_t host_budget_bytes);
+
+  // Keys loaded from now on have their point vectors page-locked through `pin`, while the pinned total stays
+  // within `pinned_budget_bytes` (0: only the host budget limits it). Set once, before the first load.
+  void set_pinner(Pinner pin, std::size_t pinned_budget_bytes);
 
   const std::filesystem::path& root() const { return root_; }
 
@@ -91,7 +127,9 @@ class Repository {
   // Every circuit folder under the root, loaded or not, sorted by id.
   std::vector<CircuitInfo> list() const;
   std::size_t loaded_bytes() const;
+  std::size_t pinned_bytes() const;
   std::size_t budget_bytes() const { return budget_; }
+  std::size_t pinned_budget_bytes() const { return pinned_budget_; }
 
   // Ids are folder names: letters, digits, '.', '_', '-', not starting with '.'; at most 128 characters.
   static bool valid_id(const std::string& id);
@@ -101,14 +139,27 @@ class Repository {
     std::shared_ptr<const Circuit> circuit;
     std::chrono::steady_clock::time_point last_used;
   };
-  std::shared_ptr<const Circuit> load(const std::string& id) const;
-  void make_room(std::size_t bytes);  // with mutex_ held
+  struct Mapped {
+    io::CurveId curve;
+    std::size_t file_bytes = 0;
+    std::filesystem::file_time_type mtime;
+    std::unique_ptr<io::MappedFile> file;
+  };
+  std::shared_ptr<const Circuit> load(const std::string& id);
+  void pin(Circuit& c);
+  void make_room(std::size_t bytes);                               // with mutex_ held
+  void demote_to_mapped(const std::string& id, const Circuit& c);  // with mutex_ held
   std::size_t loaded_bytes_locked() const;
+  std::size_t pinned_bytes_locked() const;
 
   std::filesystem::path root_;
   std::size_t budget_;
+  Pinner pinner_;
+  std::size_t pinned_budget_ = 0;
+  std::size_t pinning_ = 0;  // bytes being registered by loads in progress
   mutable std::mutex mutex_;
   std::map<std::string, Entry> loaded_;
+  std::map<std::string, Mapped> mapped_;
 };
 
 }  // namespace cuzk::engine

@@ -8,7 +8,7 @@
 
 #include "cuda/device_buffer.hpp"
 #include "cuda/error.hpp"
-#include "cuda/host_registration.hpp"
+#include "cuda/host_registry.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
 #include "groth16/gpu_prover.hpp"
@@ -42,8 +42,8 @@ struct ResidentKey<Curve>::Impl {
   // A and B coefficients as CSR rows (row r of A, then row r of B at n + r) for the abc stage.
   cuda::DeviceBuffer<std::uint32_t> row_start, cols;
   cuda::DeviceBuffer<Fr> vals;
-  std::optional<DevicePoints<Curve>> points;       // device mode
-  std::vector<cuda::HostRegistration> registered;  // host mode: pk's point vectors, page-locked
+  std::optional<DevicePoints<Curve>> points;      // device mode
+  std::vector<std::shared_ptr<void>> registered;  // host mode: pk's point vectors, page-locked
 
   Impl(const ProvingKey<Curve>& pk, cudaStream_t stream, KeyResidency residency)
       : tables(static_cast<std::size_t>(__builtin_ctzll(pk.domain_size)), stream),
@@ -74,13 +74,13 @@ struct ResidentKey<Curve>::Impl {
     register_points(pk);
   }
 
-  // Page-locks the point vectors so the streamed uploads are asynchronous and full speed. A range
-  // CUDA refuses to lock (already registered elsewhere, locked-memory limit) stays pageable: slower
-  // copies, same results.
+  // Page-locks the point vectors so the streamed uploads are asynchronous and full speed, sharing the
+  // lock when the repository (or another worker) already holds it. A range CUDA refuses to lock
+  // (locked-memory limit) stays pageable: slower copies, same results.
   void register_points(const ProvingKey<Curve>& pk) {
     auto add = [&](const auto& v) {
       try {
-        registered.emplace_back(std::span(v));
+        registered.push_back(cuda::HostRegistry::instance().pin(v.data(), v.size() * sizeof(v[0])));
       } catch (const cuda::CudaError&) {
       }
     };

@@ -221,9 +221,14 @@ void write_points(BinWriter& w, const std::vector<A>& v) {
 
 template <class Curve>
 groth16::ProvingKey<Curve> read_zkey(const std::string& path) {
+  return read_zkey<Curve>(path, MappedFile(path));
+}
+
+template <class Curve>
+groth16::ProvingKey<Curve> read_zkey(const std::string& name, MappedFile file) {
   using G1 = typename Curve::G1;
   using G2 = typename Curve::G2;
-  BinFile f(path, "zkey");
+  BinFile f(name, std::move(file), {"zkey"});
   Cursor s2 = f.section(2, section_name(2));
   const Header h = read_header(f, s2);
   if (h.curve != curve_id_of<Curve>)
@@ -362,6 +367,8 @@ std::string ZkeyInfo::to_string() const {
 
 template groth16::ProvingKey<Bn254> read_zkey<Bn254>(const std::string&);
 template groth16::ProvingKey<Bls12_381> read_zkey<Bls12_381>(const std::string&);
+template groth16::ProvingKey<Bn254> read_zkey<Bn254>(const std::string&, MappedFile);
+template groth16::ProvingKey<Bls12_381> read_zkey<Bls12_381>(const std::string&, MappedFile);
 template void write_zkey<Bn254>(const std::string&, const groth16::ProvingKey<Bn254>&);
 template void write_zkey<Bls12_381>(const std::string&, const groth16::ProvingKey<Bls12_381>&);
 

@@ -17,6 +17,7 @@
 #include "groth16/types.hpp"
 #include "io/binfile.hpp"
 #include "io/curve_id.hpp"
+#include "io/mapped_file.hpp"
 
 namespace cuzk::io {
 
@@ -26,6 +27,9 @@ namespace cuzk::io {
 // and snarkjs does not either).
 template <class Curve>
 groth16::ProvingKey<Curve> read_zkey(const std::string& path);
+// The same from a file already mapped (the repository's "mapped" tier); `name` is the path for messages.
+template <class Curve>
+groth16::ProvingKey<Curve> read_zkey(const std::string& name, MappedFile file);
 
 // Writes the key in the layout above, sections 1..10 in order, section 10 being an all-zero csHash and
 // no contributions, so that snarkjs accepts the file (used by the test-only `cuzk setup`). Throws
@@ -49,6 +53,8 @@ ZkeyInfo describe_zkey(const std::string& path);
 
 extern template groth16::ProvingKey<Bn254> read_zkey<Bn254>(const std::string&);
 extern template groth16::ProvingKey<Bls12_381> read_zkey<Bls12_381>(const std::string&);
+extern template groth16::ProvingKey<Bn254> read_zkey<Bn254>(const std::string&, MappedFile);
+extern template groth16::ProvingKey<Bls12_381> read_zkey<Bls12_381>(const std::string&, MappedFile);
 extern template void write_zkey<Bn254>(const std::string&, const groth16::ProvingKey<Bn254>&);
 extern template void write_zkey<Bls12_381>(const std::string&, const groth16::ProvingKey<Bls12_381>&);
 

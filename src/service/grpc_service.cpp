@@ -160,15 +160,20 @@ grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatus
     g->set_vram_total_bytes(d.vram_total);
     g->set_vram_free_bytes(d.vram_free);
     for (const auto& w : s.workers)
-      if (w.busy && w.name.rfind("cuda:" + std::to_string(d.ordinal) + "/", 0) == 0) g->set_current_job_id(w.job_id);
+      if (w.busy && w.name.rfind("cuda:" + std::to_string(d.ordinal) + "/", 0) == 0)
+        g->set_current_job_id(w.job_id);
   }
   for (const auto& c : s.circuits) {
     auto* srs = resp->add_loaded_srs();
     srs->set_circuit_id(c.id);
-    srs->set_tier(c.tier == engine::Tier::kHost ? v1::SRSStatus::HOT : v1::SRSStatus::COLD);
+    srs->set_tier(c.tier == engine::Tier::kDisk     ? v1::SRSStatus::COLD
+                  : c.tier == engine::Tier::kMapped ? v1::SRSStatus::WARM
+                                                    : v1::SRSStatus::HOT);
     srs->set_size_bytes(c.bytes);
     srs->set_ref_count(static_cast<std::uint32_t>(c.jobs_holding));
   }
+  resp->set_pinned_memory_bytes(s.pinned_bytes);
+  resp->set_pinned_memory_limit_bytes(s.pinned_budget);
   std::uint32_t pending = 0, running = 0;
   for (const auto& j : s.jobs) {
     auto* js = resp->add_jobs();

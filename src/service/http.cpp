@@ -17,7 +17,10 @@ std::string status_json(const engine::EngineStatus& s) {
                 {"NORMAL", s.queue_depth[2]},
                 {"HIGH", s.queue_depth[3]},
                 {"CRITICAL", s.queue_depth[4]}};
-  j["memory"] = {{"repository_bytes", s.repository_bytes}, {"repository_budget_bytes", s.repository_budget}};
+  j["memory"] = {{"repository_bytes", s.repository_bytes},
+                 {"repository_budget_bytes", s.repository_budget},
+                 {"pinned_bytes", s.pinned_bytes},
+                 {"pinned_budget_bytes", s.pinned_budget}};
   j["devices"] = json::array();
   for (const auto& d : s.devices)
     j["devices"].push_back({{"ordinal", d.ordinal},
@@ -38,6 +41,7 @@ std::string status_json(const engine::EngineStatus& s) {
     j["repository"].push_back({{"circuit_id", c.id},
                                {"tier", engine::to_string(c.tier)},
                                {"bytes", c.bytes},
+                               {"pinned_bytes", c.pinned_bytes},
                                {"jobs_holding", c.jobs_holding},
                                {"idle_seconds", c.idle_seconds}});
   j["jobs"] = json::array();

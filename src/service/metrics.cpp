@@ -44,14 +44,17 @@ Metrics::Metrics()
                         .Name("cuzk_worker_busy")
                         .Help("1 while the device worker proves a partition")
                         .Register(*registry_)),
-      repository_bytes_(prometheus::BuildGauge()
-                            .Name("cuzk_repository_bytes")
-                            .Help("Host memory of loaded proving keys, and the budget")
-                            .Register(*registry_)),
-      circuit_loaded_(prometheus::BuildGauge()
-                          .Name("cuzk_circuit_loaded")
-                          .Help("1 when the circuit's key is loaded in host memory")
-                          .Register(*registry_)),
+      repository_bytes_(
+          prometheus::BuildGauge()
+              .Name("cuzk_repository_bytes")
+              .Help(
+                  "Host memory of loaded proving keys and the budget; page-locked key memory and its budget")
+              .Register(*registry_)),
+      circuit_loaded_(
+          prometheus::BuildGauge()
+              .Name("cuzk_circuit_tier")
+              .Help("1 for the residency tier the circuit's key is in (gpu, pinned, host, mapped, disk)")
+              .Register(*registry_)),
       uptime_(
           prometheus::BuildGauge().Name("cuzk_uptime_seconds").Help("Daemon uptime").Register(*registry_)),
       vram_bytes_(prometheus::BuildGauge()
@@ -95,8 +98,12 @@ std::string Metrics::render(const engine::EngineStatus& s) {
   for (const auto& w : s.workers) workers_busy_.Add({{"worker", w.name}}).Set(w.busy ? 1 : 0);
   repository_bytes_.Add({{"kind", "loaded"}}).Set(static_cast<double>(s.repository_bytes));
   repository_bytes_.Add({{"kind", "budget"}}).Set(static_cast<double>(s.repository_budget));
+  repository_bytes_.Add({{"kind", "pinned"}}).Set(static_cast<double>(s.pinned_bytes));
+  repository_bytes_.Add({{"kind", "pinned_budget"}}).Set(static_cast<double>(s.pinned_budget));
   for (const auto& c : s.circuits)
-    circuit_loaded_.Add({{"circuit", c.id}}).Set(c.tier == engine::Tier::kHost ? 1 : 0);
+    for (auto t : {engine::Tier::kGpu, engine::Tier::kPinned, engine::Tier::kHost, engine::Tier::kMapped,
+                   engine::Tier::kDisk})
+      circuit_loaded_.Add({{"circuit", c.id}, {"tier", engine::to_string(t)}}).Set(c.tier == t ? 1 : 0);
   uptime_.Add({}).Set(s.uptime_seconds);
   for (const auto& d : s.devices) {
     const std::string gpu = std::to_string(d.ordinal);

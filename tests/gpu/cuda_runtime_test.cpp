@@ -16,6 +16,7 @@
 #include "cuda/error.hpp"
 #include "cuda/event.hpp"
 #include "cuda/host_registration.hpp"
+#include "cuda/host_registry.hpp"
 #include "cuda/pinned_buffer.hpp"
 #include "cuda/stream.hpp"
 
@@ -331,6 +332,43 @@ TEST_F(CudaRuntime, HostRegistrationRoundTrip) {
   }
   // Unregistered on scope exit: registering the same range again works.
   EXPECT_NO_THROW(HostRegistration again(in.data(), in.size() * sizeof(std::uint32_t)));
+}
+
+// Page-locked according to CUDA itself, not to our bookkeeping.
+bool page_locked(const void* p) {
+  cudaPointerAttributes a{};
+  const bool locked = cudaPointerGetAttributes(&a, p) == cudaSuccess && a.type == cudaMemoryTypeHost;
+  cudaGetLastError();  // a plain pointer may leave a non-sticky error behind
+  return locked;
+}
+
+TEST_F(CudaRuntime, HostRegistrySharesOneRegistrationPerRangeAndUnlocksWithTheLastHolder) {
+  auto& registry = HostRegistry::instance();
+  const std::size_t before = registry.registered_bytes();
+  const std::size_t n = (std::size_t{1} << 16) + 3;
+  const auto host = random_nonzero(n, fresh_seed());
+  std::vector<std::uint32_t> data = host, back(n, 0);
+  const std::size_t bytes = n * sizeof(std::uint32_t);
+  {
+    auto first = registry.pin(data.data(), bytes);   // the repository loading a key
+    auto second = registry.pin(data.data(), bytes);  // a worker streaming the same key
+    ASSERT_TRUE(first && second);
+    EXPECT_EQ(registry.registered_bytes(), before + bytes);
+    EXPECT_TRUE(page_locked(data.data()));
+    EXPECT_EQ(registry.pin(data.data() + 16, 64), nullptr);    // inside a registered range
+    EXPECT_EQ(registry.pin(data.data(), bytes / 2), nullptr);  // same start, different length
+    EXPECT_EQ(registry.pin(data.data(), 0), nullptr);
+    first.reset();  // one holder gone: still locked for the other
+    EXPECT_TRUE(page_locked(data.data()));
+    Stream stream;
+    DeviceBuffer<std::uint32_t> buf(n);
+    buf.upload(data.data(), n, stream.get());
+    buf.download(back.data(), n, stream.get());
+    stream.synchronize();
+    EXPECT_EQ(back, host);
+  }
+  EXPECT_FALSE(page_locked(data.data()));
+  EXPECT_EQ(registry.registered_bytes(), before);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "cuda/device.hpp"
+#include "cuda/host_registry.hpp"
 #include "engine/engine.hpp"
 #include "gpu/gpu_test_util.hpp"
 #include "groth16/verifier.hpp"
@@ -57,6 +58,10 @@ void prove_on_one_gpu(const test::TempRepository& repo, const std::vector<std::v
     auto s = e.status();
     ASSERT_EQ(s.devices.size(), 1u);
     EXPECT_EQ(s.devices[0].resident_circuits.size(), 2u);
+    for (const auto& c : s.circuits) EXPECT_EQ(c.tier, Tier::kGpu) << c.id;
+    // Both keys are page-locked once, through the registry the workers share.
+    EXPECT_GT(s.pinned_bytes, 0u);
+    EXPECT_EQ(cuda::HostRegistry::instance().registered_bytes(), s.pinned_bytes);
     std::size_t workers_used = 0;
     for (const auto& w : s.workers) workers_used += w.partitions_done > 0;
     EXPECT_EQ(workers_used, 2u);
@@ -67,8 +72,11 @@ void prove_on_one_gpu(const test::TempRepository& repo, const std::vector<std::v
       EXPECT_EQ(ok_lines, 6u + 3u * 3u);
     }
     // Evict drops the device copy too; the next job prepares it again.
+    const auto pinned_with_bls = e.status().pinned_bytes;
     EXPECT_GT(e.evict("bls").freed_bytes, 0u);
     EXPECT_EQ(e.status().devices[0].resident_circuits.size(), 1u);
+    EXPECT_LT(e.status().pinned_bytes, pinned_with_bls);
+    EXPECT_EQ(cuda::HostRegistry::instance().registered_bytes(), e.status().pinned_bytes);
     const auto again = e.await(e.submit({"again", "bls", std::nullopt, bls}).job_id);
     EXPECT_EQ(again.status, JobStatus::kCompleted) << again.error;
   }
@@ -86,6 +94,7 @@ TEST(EngineGpu, WorkersShareTheGpuAndEveryProofVerifies) {
   const auto baseline = cuda::mem_info().first;
   prove_on_one_gpu(repo, bn, bls);
   EXPECT_EQ(cuda::mem_info().first, baseline);  // every device buffer of the engine is gone
+  EXPECT_EQ(cuda::HostRegistry::instance().registered_bytes(), 0u);  // and every page lock
 }
 
 }  // namespace

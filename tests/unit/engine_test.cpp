@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <thread>
 
 #include "groth16/verifier.hpp"
@@ -66,11 +67,13 @@ TEST(Repository, LeastRecentlyUsedEvictionUnderBudgetSparesHeldKeys) {
   r.preload("a");
   r.preload("b");
   r.acquire("a");  // a is now more recent than b
-  r.preload("c");  // evicts b
+  r.preload("c");  // demotes b to the mapped tier
   auto tiers = r.list();
   EXPECT_EQ(tiers[0].tier, Tier::kHost);
-  EXPECT_EQ(tiers[1].tier, Tier::kDisk);
+  EXPECT_EQ(tiers[1].tier, Tier::kMapped);
+  EXPECT_EQ(tiers[1].bytes, std::filesystem::file_size(repo.root() / "b" / "circuit.zkey"));
   EXPECT_EQ(tiers[2].tier, Tier::kHost);
+  EXPECT_EQ(r.loaded_bytes(), 2 * one);  // mapped pages are the kernel's to reclaim, not the budget's
   {
     auto held_a = r.acquire("a");
     auto held_c = r.acquire("c");
@@ -86,6 +89,112 @@ TEST(Repository, LeastRecentlyUsedEvictionUnderBudgetSparesHeldKeys) {
   EXPECT_EQ(e.freed_bytes, one);
   EXPECT_FALSE(r.evict("b").was_loaded);
   EXPECT_EQ(r.loaded_bytes(), 2 * one);
+}
+
+TEST(Repository, MappedKeysReloadFromTheMappingUnlessTheFileChanged) {
+  test::TempRepository repo;
+  repo.add<Bn254>("a", 64);
+  repo.add<Bn254>("b", 64);
+  const auto key = [](const std::shared_ptr<const Circuit>& c) { return std::get<0>(c->key); };
+  std::size_t one = 0;
+  groth16::ProvingKey<Bn254> a_from_disk;
+  {
+    Repository probe(repo.root(), 0);
+    one = probe.acquire("a")->bytes;
+    a_from_disk = key(probe.acquire("a"));
+  }
+  Repository r(repo.root(), one + one / 2);  // room for one
+  r.preload("a");
+  r.preload("b");  // a → mapped
+  ASSERT_EQ(r.list()[0].tier, Tier::kMapped);
+  const auto a = key(r.acquire("a"));  // decoded from the mapping; b → mapped
+  EXPECT_EQ(a.a, a_from_disk.a);
+  EXPECT_EQ(a.b2, a_from_disk.b2);
+  EXPECT_EQ(a.h, a_from_disk.h);
+  EXPECT_EQ(r.list()[0].tier, Tier::kHost);
+  EXPECT_EQ(r.list()[1].tier, Tier::kMapped);
+
+  // An operator replaces b's key while it is mapped: the next load reads the new file, not the mapping.
+  const auto b_file = repo.root() / "b" / "circuit.zkey";
+  std::filesystem::copy_file(repo.root() / "a" / "circuit.zkey", b_file,
+                             std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::last_write_time(b_file,
+                                   std::filesystem::last_write_time(b_file) + std::chrono::seconds(5));
+  EXPECT_EQ(key(r.acquire("b")).h, a_from_disk.h);
+
+  // Evict takes a mapped key down to disk.
+  r.preload("a");  // b → mapped
+  ASSERT_EQ(r.list()[1].tier, Tier::kMapped);
+  r.evict("b");
+  EXPECT_EQ(r.list()[1].tier, Tier::kDisk);
+}
+
+// Records what the repository page-locks; each handle's release is counted (the CUDA pinner is the same
+// interface over cuda::HostRegistry, exercised by the gpu tests).
+struct CountingPinner {
+  std::shared_ptr<std::atomic<long>> locked = std::make_shared<std::atomic<long>>(0);
+  std::shared_ptr<std::atomic<std::size_t>> bytes = std::make_shared<std::atomic<std::size_t>>(0);
+  bool fail = false;
+  Pinner pinner() {
+    return [*this](void* data, std::size_t n) -> std::shared_ptr<void> {
+      if (fail) throw std::runtime_error("locked-memory limit");
+      ++*locked;
+      *bytes += n;
+      return std::shared_ptr<void>(data, [locked = locked, bytes = bytes, n](void*) {
+        --*locked;
+        *bytes -= n;
+      });
+    };
+  }
+};
+
+TEST(Repository, PinsLoadedKeysWithinThePinnedBudgetAndUnpinsOnEviction) {
+  test::TempRepository repo;
+  repo.add<Bn254>("a", 64);
+  repo.add<Bn254>("b", 64);
+  std::size_t one = 0;
+  {
+    Repository probe(repo.root(), 0);
+    one = probe.acquire("a")->bytes;
+  }
+  CountingPinner pins;
+  Repository r(repo.root(), 0);
+  r.set_pinner(pins.pinner(), one + one / 2);  // room to pin one key
+  const auto a = r.acquire("a");
+  EXPECT_EQ(*pins.locked, 5);  // a, b1, b2, c, h
+  EXPECT_EQ(a->pinned_bytes, *pins.bytes);
+  EXPECT_GT(a->pinned_bytes, one / 2);  // the point vectors are most of a key
+  r.preload("b");                       // over the pinned budget: pageable
+  auto list = r.list();
+  EXPECT_EQ(list[0].tier, Tier::kPinned);
+  EXPECT_EQ(list[0].pinned_bytes, a->pinned_bytes);
+  EXPECT_EQ(list[1].tier, Tier::kHost);
+  EXPECT_EQ(r.pinned_bytes(), a->pinned_bytes);
+  EXPECT_EQ(r.evict("a").jobs_holding, 1);  // held here: still pinned
+  EXPECT_EQ(*pins.locked, 5);
+}
+
+TEST(Repository, PinnedMemoryIsReleasedWithTheKeyAndAFailedPinLeavesItPageable) {
+  test::TempRepository repo;
+  repo.add<Bn254>("a", 64);
+  CountingPinner pins;
+  {
+    Repository r(repo.root(), 0);
+    r.set_pinner(pins.pinner(), 0);
+    r.preload("a");
+    EXPECT_EQ(*pins.locked, 5);
+    EXPECT_GT(r.evict("a").freed_bytes, 0u);
+    EXPECT_EQ(*pins.locked, 0);
+    EXPECT_EQ(*pins.bytes, 0u);
+    r.preload("a");
+  }
+  EXPECT_EQ(*pins.locked, 0);  // the repository's end unlocks everything
+  CountingPinner refusing;
+  refusing.fail = true;
+  Repository r(repo.root(), 0);
+  r.set_pinner(refusing.pinner(), 0);
+  EXPECT_EQ(r.acquire("a")->pinned_bytes, 0u);
+  EXPECT_EQ(r.list()[0].tier, Tier::kHost);
 }
 
 TEST(Repository, CircuitTomlIsValidated) {
