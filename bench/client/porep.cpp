@@ -17,6 +17,11 @@
 #include "io/zkey.hpp"
 #include "r1cs/porep_like.hpp"
 
+#ifdef CUZK_HAVE_CUDA
+#include "cuda/device.hpp"
+#include "ec/fixed_base_gpu.hpp"
+#endif
+
 namespace cuzk::bench {
 
 namespace {
@@ -25,24 +30,49 @@ double secs_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-// The circuit folder <repo>/<id>: circuit.zkey, circuit.toml (partitions), witness-<i>.wtns.
+// The fixed-base products of the setup: on the GPU when there is one (minutes instead of hours at K = 27).
 template <class Curve>
-void prepare(const std::filesystem::path& dir, unsigned k, unsigned partitions, std::uint64_t seed) {
-  if (std::filesystem::exists(dir / "circuit.zkey")) return;
+groth16::FixedBaseMul<Curve> setup_multiplier() {
+#ifdef CUZK_HAVE_CUDA
+  if (cuda::device_count() > 0) {
+    std::cerr << "porep: setup's fixed-base products on GPU 0\n";
+    return {[](const auto& t, const auto& k) { return ec::gpu::fixed_base_mul_all(t, k); },
+            [](const auto& t, const auto& k) { return ec::gpu::fixed_base_mul_all(t, k); }};
+  }
+#endif
+  std::cerr << "porep: setup's fixed-base products on the CPU\n";
+  return {};
+}
+
+// The circuit folder <repo>/<id>: circuit.zkey, circuit.toml (partitions), witness-<i>.wtns for i below
+// `distinct` (partitions cycle through them). Returns how many witness files there are.
+template <class Curve>
+unsigned prepare(const std::filesystem::path& dir, unsigned k, unsigned partitions, unsigned distinct,
+                 std::uint64_t seed) {
+  if (std::filesystem::exists(dir / "circuit.zkey")) {
+    unsigned n = 0;
+    while (std::filesystem::exists(dir / ("witness-" + std::to_string(n) + ".wtns"))) ++n;
+    if (n == 0) throw std::runtime_error(dir.string() + " has a key but no witness-0.wtns");
+    return n;
+  }
   std::filesystem::create_directories(dir);
   auto t = Clock::now();
-  const auto g = r1cs::porep_like<typename Curve::Fr>(k, seed, partitions);
-  std::cerr << "porep: generated K=" << k << " (" << g.system.a.rows() << " constraints) in " << secs_since(t)
-            << " s\n";
+  const auto g = r1cs::porep_like<typename Curve::Fr>(k, seed, distinct);
+  std::cerr << "porep: generated K=" << k << " (" << g.system.a.rows() << " constraints, " << distinct
+            << " witnesses) in " << secs_since(t) << " s\n";
   t = Clock::now();
   const auto pk =
-      groth16::setup(r1cs::to_constraint_system<Curve>(g.system), groth16::random_toxic_waste<Curve>());
+      groth16::setup<Curve>(g.system, groth16::random_toxic_waste<Curve>(), setup_multiplier<Curve>());
+  std::cerr << "porep: test-only setup in " << secs_since(t) << " s\n";
+  t = Clock::now();
   io::write_zkey<Curve>((dir / "circuit.zkey.tmp").string(), pk);
   std::filesystem::rename(dir / "circuit.zkey.tmp", dir / "circuit.zkey");
-  std::cerr << "porep: test-only setup and key written in " << secs_since(t) << " s\n";
-  for (unsigned i = 0; i < partitions; ++i)
+  for (unsigned i = 0; i < distinct; ++i)
     io::write_wtns<Curve>((dir / ("witness-" + std::to_string(i) + ".wtns")).string(), g.witnesses[i]);
   std::ofstream(dir / "circuit.toml") << "partitions = " << partitions << "\n";
+  std::cerr << "porep: key (" << std::filesystem::file_size(dir / "circuit.zkey") / (1 << 20)
+            << " MiB) and witnesses written in " << secs_since(t) << " s\n";
+  return distinct;
 }
 
 void print_partitions(v1::ProvingEngine::Stub& stub, const std::set<std::string>& ids) {
@@ -73,6 +103,9 @@ void add_porep_command(CLI::App& app, PorepArgs& a) {
   sc->add_option("--proofs", a.proofs, "proofs to send");
   sc->add_option("-j,--concurrency", a.concurrency, "proofs in flight");
   sc->add_option("--seed", a.seed, "circuit and witnesses follow from it");
+  sc->add_option(
+      "--witnesses", a.witnesses,
+      "distinct witnesses, cycled over the partitions (default: one per partition; 2 from K = 25)");
   sc->add_option("--curve", a.curve, "bls12381 (Filecoin) or bn128")
       ->check(CLI::IsMember({"bls12381", "bn128"}));
   sc->add_option("--daemon", a.daemon, "start this cuzk-daemon on the repository for the run");
@@ -86,10 +119,12 @@ int run_porep(const PorepArgs& a, std::string addr) {
   const std::string id = "porep-like-k" + std::to_string(a.log_domain) + "-p" + std::to_string(a.partitions) +
                          "-s" + std::to_string(a.seed) + "-" + a.curve;
   const auto dir = std::filesystem::path(a.repository) / id;
-  if (a.curve == "bn128")
-    prepare<Bn254>(dir, a.log_domain, a.partitions, a.seed);
-  else
-    prepare<Bls12_381>(dir, a.log_domain, a.partitions, a.seed);
+  // At PoRep scale a witness is 4 GiB: by default two distinct ones serve all partitions from K = 25 on.
+  const unsigned want = a.witnesses ? std::min(a.witnesses, a.partitions)
+                                    : (a.log_domain >= 25 ? std::min(2u, a.partitions) : a.partitions);
+  const unsigned distinct = a.curve == "bn128"
+                                ? prepare<Bn254>(dir, a.log_domain, a.partitions, want, a.seed)
+                                : prepare<Bls12_381>(dir, a.log_domain, a.partitions, want, a.seed);
 
   pid_t daemon = -1;
   if (!a.daemon.empty()) {
@@ -120,7 +155,8 @@ int run_porep(const PorepArgs& a, std::string addr) {
   }
   JobSpec spec{id, {}, v1::NORMAL};
   for (unsigned i = 0; i < a.partitions; ++i)
-    spec.witnesses.push_back(read_file((dir / ("witness-" + std::to_string(i) + ".wtns")).string()));
+    spec.witnesses.push_back(
+        read_file((dir / ("witness-" + std::to_string(i % distinct) + ".wtns")).string()));
   Runner runner(*stub, "");
   runner.run({spec}, a.proofs, 0, a.concurrency);
   print_partitions(*stub, runner.job_ids());

@@ -194,6 +194,7 @@ void timeline(v1::ProvingEngine::Stub& stub, const std::set<std::string>& ids, c
 struct PorepArgs {
   std::string repository, curve = "bls12381", daemon, backend = "auto", timeline;
   unsigned log_domain = 16, partitions = 10, concurrency = 1, workers_per_device = 2;
+  unsigned witnesses = 0;  // distinct witness files; 0: the default for the size
   std::size_t proofs = 1;
   std::uint64_t seed = 1;
   void* command = nullptr;  // the CLI11 subcommand, to test parsed()

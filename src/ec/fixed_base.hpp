@@ -44,6 +44,10 @@ class FixedBaseTable {
     return acc.to_jacobian();
   }
 
+  std::size_t windows() const { return windows_; }
+  // d·2^(8w)·G at [w·255 + d − 1].
+  const std::vector<Affine<C>>& table() const { return table_; }
+
   // out[i] = scalars[i]·G (scalars as field elements), affine.
   template <class Fr>
   std::vector<Affine<C>> mul_all(const std::vector<Fr>& scalars) const {

@@ -68,4 +68,18 @@ ConstraintSystem<Curve> to_constraint_system(const CsrSystem<typename Curve::Fr>
   return cs;
 }
 
+// And back: term lists as matrices (setup works on matrices).
+template <class Curve>
+CsrSystem<typename Curve::Fr> to_csr(const ConstraintSystem<Curve>& cs) {
+  CsrSystem<typename Curve::Fr> s;
+  s.n_vars = cs.n_wires;
+  s.n_public = cs.n_public();
+  for (const auto& con : cs.constraints)
+    for (auto [lc, m] : {std::pair{&con.a, &s.a}, std::pair{&con.b, &s.b}, std::pair{&con.c, &s.c}}) {
+      for (const auto& t : *lc) m->add(t.wire, t.coeff);
+      m->end_row();
+    }
+  return s;
+}
+
 }  // namespace cuzk::r1cs

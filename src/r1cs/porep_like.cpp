@@ -1,6 +1,9 @@
 #include "r1cs/porep_like.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <random>
 #include <stdexcept>
@@ -89,6 +92,8 @@ PorepLike<Fr> porep_like(unsigned log_domain, std::uint64_t seed, std::size_t wi
   sys.n_vars = n_vars;
   sys.n_public = P;
   const Fr one = Fr::one(), two = Fr::from_u64(2), minus_one = -Fr::one();
+  std::array<Fr, 8> pow2;
+  for (unsigned i = 0; i < 8; ++i) pow2[i] = Fr::from_u64(1u << i);
   auto row = [&](auto&& fill_a, auto&& fill_b, auto&& fill_c) {
     fill_a(sys.a), fill_b(sys.b), fill_c(sys.c);
     sys.a.end_row(), sys.b.end_row(), sys.c.end_row();
@@ -113,7 +118,7 @@ PorepLike<Fr> porep_like(unsigned log_domain, std::uint64_t seed, std::size_t wi
       case Kind::kSum8:  // (Σ 2^i x_i)·1 = d + e + e2
         row(
             [&](Csr<Fr>& m) {
-              for (unsigned i = 0; i < 8; ++i) m.add(g.x[i], Fr::from_u64(1u << i));
+              for (unsigned i = 0; i < 8; ++i) m.add(g.x[i], pow2[i]);
             },
             [&](Csr<Fr>& m) { m.add(0, one); },
             [&](Csr<Fr>& m) {
@@ -146,7 +151,10 @@ PorepLike<Fr> porep_like(unsigned log_domain, std::uint64_t seed, std::size_t wi
   for (std::uint64_t r = rows_so_far; r < s.constraints && !gates.empty(); ++r)
     gate_row(gates[rng() % gates.size()]);
 
-  for (std::size_t wi = 0; wi < witnesses; ++wi) {
+  // Witnesses are independent: made in parallel (each one's gates run in order, as they depend on each
+  // other).
+  out.witnesses.resize(witnesses);
+  tbb::parallel_for(std::size_t(0), witnesses, [&](std::size_t wi) {
     std::mt19937_64 vr(seed * 7919 + 1000 + wi);
     std::vector<Fr> w(n_vars, Fr::zero());
     w[0] = one;
@@ -162,7 +170,7 @@ PorepLike<Fr> porep_like(unsigned log_domain, std::uint64_t seed, std::size_t wi
           break;
         case Kind::kSum8: {
           Fr acc = Fr::zero();
-          for (unsigned i = 0; i < 8; ++i) acc += Fr::from_u64(1u << i) * w[g.x[i]];
+          for (unsigned i = 0; i < 8; ++i) acc += pow2[i] * w[g.x[i]];
           w[g.out] = acc - w[g.e] - w[g.e2];
           break;
         }
@@ -172,8 +180,8 @@ PorepLike<Fr> porep_like(unsigned log_domain, std::uint64_t seed, std::size_t wi
       }
     }
     for (std::uint32_t p = 0; p < P; ++p) w[1 + p] = w[n_vars - 1 - p];
-    out.witnesses.push_back(std::move(w));
-  }
+    out.witnesses[wi] = std::move(w);
+  });
   return out;
 }
 
