@@ -2,7 +2,9 @@
 // domain 2^K with N partitions in the daemon's repository (generator, test-only setup, N witnesses;
 // reused when present), optionally starts the daemon itself, sends P proofs J at a time, then prints
 // every partition's stage times and the summary (s/proof, proofs/hour). Every proof was self-checked by
-// the daemon before it came back.
+// the daemon before it came back. Witnesses go as file paths (SubmitProofRequest.witness_paths), which the
+// daemon maps itself: ten PoRep-size witnesses inline would be far past gRPC's 2 GiB message limit. So the
+// daemon must run on this host (it does with --daemon).
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -155,8 +157,8 @@ int run_porep(const PorepArgs& a, std::string addr) {
   }
   JobSpec spec{id, {}, v1::NORMAL};
   for (unsigned i = 0; i < a.partitions; ++i)
-    spec.witnesses.push_back(
-        read_file((dir / ("witness-" + std::to_string(i % distinct) + ".wtns")).string()));
+    spec.witness_paths.push_back(
+        std::filesystem::absolute(dir / ("witness-" + std::to_string(i % distinct) + ".wtns")).string());
   Runner runner(*stub, "");
   runner.run({spec}, a.proofs, 0, a.concurrency);
   print_partitions(*stub, runner.job_ids());

@@ -35,6 +35,7 @@ struct JobSpec {
   std::string circuit;
   std::vector<std::string> witnesses;  // file bytes; several: one per partition
   v1::Priority priority = v1::PRIORITY_UNSPECIFIED;
+  std::vector<std::string> witness_paths;  // instead of bytes: files the daemon reads itself (same host)
 };
 
 struct Outcome {
@@ -140,6 +141,7 @@ class Runner {
       s->set_witness(spec.witnesses[0]);
     else
       for (const auto& w : spec.witnesses) s->add_partition_witnesses(w);
+    for (const auto& p : spec.witness_paths) s->add_witness_paths(p);
     s->set_priority(spec.priority);
     v1::ProveResponse resp;
     grpc::ClientContext ctx;

@@ -69,6 +69,7 @@ Config load_config(const std::optional<std::string>& path) {
   };
   str("daemon", "listen", c.listen);
   str("daemon", "http", c.http);
+  str("daemon", "witness_dir", c.witness_dir);
   if (auto n = t["daemon"]["max_message_bytes"])
     c.max_message_bytes = bytes_value(n, "daemon.max_message_bytes");
   std::string repo = c.engine.repository.string();

@@ -19,6 +19,7 @@ struct Config {
   std::string listen = "unix:///run/cuzk/cuzk.sock";  // gRPC: unix:///path or host:port
   std::string http;                                   // host:port for /metrics, /status, /healthz; "" = off
   std::size_t max_message_bytes = std::size_t(1) << 30;
+  std::string witness_dir;  // over TCP, witness_paths must lie under it (empty: refused)
   engine::EngineConfig engine;
 
   Config() { engine.repository = "/var/lib/cuzk/circuits"; }

@@ -74,13 +74,14 @@ int run(int argc, char** argv) {
   cuzk::service::Metrics metrics;
   cfg.engine.on_job_finished = [&metrics](const cuzk::engine::JobResult& r) { metrics.job_finished(r); };
   cuzk::engine::Engine engine(cfg.engine);
-  cuzk::service::ProvingService service(engine, [&] { return metrics.render(engine.status(false)); });
+  const bool unix_socket = cfg.listen.rfind("unix:", 0) == 0;
+  cuzk::service::ProvingService service(engine, [&] { return metrics.render(engine.status(false)); },
+                                        {unix_socket, cfg.witness_dir});
 
   grpc::ServerBuilder builder;
   builder.SetMaxReceiveMessageSize(static_cast<int>(std::min<std::size_t>(cfg.max_message_bytes, INT32_MAX)));
   builder.SetMaxSendMessageSize(static_cast<int>(std::min<std::size_t>(cfg.max_message_bytes, INT32_MAX)));
   int port = 0;
-  const bool unix_socket = cfg.listen.rfind("unix:", 0) == 0;
   builder.AddListeningPort(cfg.listen, grpc::InsecureServerCredentials(), unix_socket ? nullptr : &port);
   builder.RegisterService(&service);
   const mode_t old_mask = ::umask(0177);  // the socket is created rw for its owner only

@@ -207,10 +207,12 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
     throw RequestError(e.what());
   }
   const std::uint32_t parts = circuit->config.partitions;
-  if (req.witnesses.size() != parts)
+  if (!req.witnesses.empty() && !req.witness_paths.empty())
+    throw RequestError("a job brings its witnesses either inline or as file paths, not both");
+  const std::size_t given = req.witnesses.size() + req.witness_paths.size();
+  if (given != parts)
     throw RequestError("circuit '" + circuit->id + "' takes " + std::to_string(parts) + " partition witness" +
-                       (parts == 1 ? "" : "es") + " per job; the request has " +
-                       std::to_string(req.witnesses.size()));
+                       (parts == 1 ? "" : "es") + " per job; the request has " + std::to_string(given));
   auto job = std::make_shared<Job>();
   job->request_id = req.request_id;
   job->circuit_id = circuit->id;
@@ -223,12 +225,19 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
     const auto& pk = std::get<groth16::ProvingKey<C>>(circuit->key);
     Witnesses<C> ws;
     for (std::uint32_t i = 0; i < parts; ++i) {
-      const std::string label = "witness of partition " + std::to_string(i);
-      if (req.witnesses[i].size() > config_.max_witness_bytes)
-        throw RequestError(label + " is " + std::to_string(req.witnesses[i].size()) + " bytes, over the " +
+      const bool by_path = !req.witness_paths.empty();
+      const std::string label =
+          "witness of partition " + std::to_string(i) + (by_path ? " (" + req.witness_paths[i] + ")" : "");
+      std::error_code ec;
+      const std::size_t bytes =
+          by_path ? std::filesystem::file_size(req.witness_paths[i], ec) : req.witnesses[i].size();
+      if (ec) throw RequestError(label + ": " + ec.message());
+      if (bytes > config_.max_witness_bytes)
+        throw RequestError(label + " is " + std::to_string(bytes) + " bytes, over the " +
                            std::to_string(config_.max_witness_bytes) + "-byte limit");
       try {
-        ws.push_back(io::read_wtns_bytes<C>(std::move(req.witnesses[i]), label));
+        ws.push_back(by_path ? io::read_wtns<C>(req.witness_paths[i])
+                             : io::read_wtns_bytes<C>(std::move(req.witnesses[i]), label));
         groth16::check_prove_inputs(pk, ws.back());
       } catch (const io::FormatError& e) {
         throw RequestError(e.what());

@@ -45,7 +45,8 @@ struct SubmitRequest {
   std::string request_id;  // the client's label; may repeat across requests
   std::string circuit_id;
   std::optional<Priority> priority;                  // default: the circuit's (circuit.toml), else NORMAL
-  std::vector<std::vector<std::uint8_t>> witnesses;  // one snarkjs .wtns per partition
+  std::vector<std::vector<std::uint8_t>> witnesses;  // one snarkjs .wtns per partition, or:
+  std::vector<std::string> witness_paths = {};       // .wtns files this process reads (memory-mapped)
 };
 
 struct PartitionResult {
@@ -106,9 +107,9 @@ struct EngineConfig {
   std::size_t memory_budget = 0;  // host bytes for loaded keys; 0: no limit
   bool pin_keys = true;           // CUDA backend: page-lock loaded keys (the "pinned" tier)
   std::size_t pinned_budget = 0;  // page-locked bytes at most; 0: only memory_budget limits it
-  std::size_t max_witness_bytes = std::size_t(2) << 30;
-  std::size_t finished_jobs_kept = 10000;  // oldest finished jobs are forgotten beyond this
-  bool self_check = true;                  // verify every proof before returning it
+  std::size_t max_witness_bytes = std::size_t(8) << 30;  // a 2^27 BLS12-381 witness is 4.2 GB
+  std::size_t finished_jobs_kept = 10000;                // oldest finished jobs are forgotten beyond this
+  bool self_check = true;                                // verify every proof before returning it
   // One line per partition (the timing line) and other events; default: stderr.
   std::function<void(const std::string&)> log;
   // Called (outside the engine's lock) when a job finishes, for metrics.

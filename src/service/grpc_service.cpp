@@ -18,7 +18,26 @@ std::optional<engine::Priority> wire_priority(const v1::SubmitProofRequest& r) {
   return std::nullopt;  // the circuit's default
 }
 
-grpc::Status to_engine(const v1::SubmitProofRequest& r, engine::SubmitRequest& out) {
+grpc::Status check_witness_path(const std::string& path, const WitnessPathPolicy& policy) {
+  const std::filesystem::path p(path);
+  if (!p.is_absolute())
+    return {grpc::StatusCode::INVALID_ARGUMENT, "witness path '" + path + "' is not absolute"};
+  if (policy.any) return grpc::Status::OK;
+  if (policy.dir.empty())
+    return {grpc::StatusCode::PERMISSION_DENIED,
+            "witness_paths are accepted on the daemon's unix socket, or under daemon.witness_dir (not set)"};
+  std::error_code ec;
+  const auto real = std::filesystem::weakly_canonical(p, ec),
+             root = std::filesystem::weakly_canonical(policy.dir, ec);
+  const auto rel = real.lexically_relative(root);
+  if (ec || rel.empty() || *rel.begin() == "..")
+    return {grpc::StatusCode::PERMISSION_DENIED,
+            "witness path '" + path + "' is outside daemon.witness_dir (" + policy.dir.string() + ")"};
+  return grpc::Status::OK;
+}
+
+grpc::Status to_engine(const v1::SubmitProofRequest& r, const WitnessPathPolicy& policy,
+                       engine::SubmitRequest& out) {
   if (r.circuit_id().empty()) {
     if (r.proof_kind() != v1::PROOF_KIND_UNSPECIFIED)
       return {grpc::StatusCode::FAILED_PRECONDITION,
@@ -26,14 +45,19 @@ grpc::Status to_engine(const v1::SubmitProofRequest& r, engine::SubmitRequest& o
               "does not serve yet; submit a circuit_id with snarkjs witnesses"};
     return {grpc::StatusCode::INVALID_ARGUMENT, "circuit_id is required"};
   }
-  if (!r.witness().empty() && r.partition_witnesses_size() > 0)
-    return {grpc::StatusCode::INVALID_ARGUMENT, "set either witness or partition_witnesses, not both"};
+  if ((!r.witness().empty()) + (r.partition_witnesses_size() > 0) + (r.witness_paths_size() > 0) > 1)
+    return {grpc::StatusCode::INVALID_ARGUMENT, "set one of witness, partition_witnesses and witness_paths"};
+  for (const auto& p : r.witness_paths()) {
+    if (auto s = check_witness_path(p, policy); !s.ok()) return s;
+    out.witness_paths.push_back(p);
+  }
   out.request_id = r.request_id();
   out.circuit_id = r.circuit_id();
   out.priority = wire_priority(r);
   if (!r.witness().empty()) out.witnesses.emplace_back(r.witness().begin(), r.witness().end());
   for (const auto& w : r.partition_witnesses()) out.witnesses.emplace_back(w.begin(), w.end());
-  if (out.witnesses.empty()) return {grpc::StatusCode::INVALID_ARGUMENT, "no witness in the request"};
+  if (out.witnesses.empty() && out.witness_paths.empty())
+    return {grpc::StatusCode::INVALID_ARGUMENT, "no witness in the request"};
   return grpc::Status::OK;
 }
 
@@ -117,7 +141,7 @@ v1::PartitionStatus::State wire_state(engine::PartitionState s) {
 grpc::Status ProvingService::SubmitProof(grpc::ServerContext*, const v1::SubmitProofRequest* req,
                                          v1::SubmitProofResponse* resp) {
   engine::SubmitRequest r;
-  if (auto s = to_engine(*req, r); !s.ok()) return s;
+  if (auto s = to_engine(*req, witness_paths_, r); !s.ok()) return s;
   try {
     const auto sub = engine_.submit(std::move(r));
     resp->set_job_id(sub.job_id);

@@ -3,6 +3,7 @@
 // RequestError becomes a gRPC status with its message for that caller only.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <string>
 
@@ -11,11 +12,20 @@
 
 namespace cuzk::service {
 
+// Which witness files a client may have the daemon read (SubmitProofRequest.witness_paths): on a unix
+// socket, which only the daemon's own user can connect to (mode 0600), any file that user can read; over
+// TCP only files under `dir`, and none while `dir` is empty.
+struct WitnessPathPolicy {
+  bool any = false;
+  std::filesystem::path dir;
+};
+
 class ProvingService final : public cuzk::v1::ProvingEngine::Service {
  public:
   // `metrics_text` renders the Prometheus exposition served by GetMetrics (and HTTP /metrics).
-  ProvingService(engine::Engine& engine, std::function<std::string()> metrics_text)
-      : engine_(engine), metrics_text_(std::move(metrics_text)) {}
+  ProvingService(engine::Engine& engine, std::function<std::string()> metrics_text,
+                 WitnessPathPolicy witness_paths = {})
+      : engine_(engine), metrics_text_(std::move(metrics_text)), witness_paths_(std::move(witness_paths)) {}
 
   grpc::Status SubmitProof(grpc::ServerContext*, const cuzk::v1::SubmitProofRequest*,
                            cuzk::v1::SubmitProofResponse*) override;
@@ -36,6 +46,7 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
  private:
   engine::Engine& engine_;
   std::function<std::string()> metrics_text_;
+  WitnessPathPolicy witness_paths_;
 };
 
 }  // namespace cuzk::service

@@ -17,6 +17,7 @@
 #include "groth16/verifier.hpp"
 #include "io/json.hpp"
 #include "io/zkey.hpp"
+#include "service/grpc_service.hpp"
 #include "unit/engine_test_util.hpp"
 
 namespace cuzk {
@@ -257,6 +258,71 @@ TEST(Daemon, SigtermDrainsAcknowledgedJobs) {
   EXPECT_EQ(d.terminate(), 0);
   for (auto& t : waiters) t.join();
   for (const auto& r : results) expect_valid<Bn254>(repo.root(), "c", r);
+}
+
+TEST(Daemon, WitnessFilesByPathOnTheUnixSocket) {
+  test::TempRepository repo;
+  repo.add<Bn254>("p", 200, 2, "partitions = 2\n");
+  const auto dir = std::filesystem::absolute(repo.root() / "p");
+  Daemon d(repo.root());
+  auto submit = [&](const std::vector<std::string>& paths, v1::SubmitProofResponse& out) {
+    v1::SubmitProofRequest r;
+    r.set_circuit_id("p");
+    for (const auto& p : paths) r.add_witness_paths(p);
+    grpc::ClientContext ctx;
+    return d.stub().SubmitProof(&ctx, r, &out);
+  };
+  v1::SubmitProofResponse sub;
+  ASSERT_TRUE(submit({(dir / "witness-0.wtns").string(), (dir / "witness-1.wtns").string()}, sub).ok());
+  v1::AwaitProofRequest a;
+  a.set_job_id(sub.job_id());
+  v1::AwaitProofResponse res;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(d.stub().AwaitProof(&ctx, a, &res).ok());
+  ASSERT_EQ(res.status(), v1::AwaitProofResponse::COMPLETED) << res.error_message();
+  ASSERT_EQ(res.proof_json_size(), 2);
+  const auto pk = io::read_zkey<Bn254>((dir / "circuit.zkey").string());
+  for (int i = 0; i < 2; ++i)
+    EXPECT_TRUE(groth16::verify(pk.verifying_key(), io::public_from_json<Bn254>(res.public_json(i), "public"),
+                                io::proof_from_json<Bn254>(res.proof_json(i), "proof"))
+                    .valid);
+
+  const auto missing = submit({(dir / "witness-0.wtns").string(), (dir / "nope.wtns").string()}, sub);
+  EXPECT_EQ(missing.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(missing.error_message().find("nope.wtns"), std::string::npos) << missing.error_message();
+  const auto relative = submit({"witness-0.wtns", "witness-1.wtns"}, sub);
+  EXPECT_EQ(relative.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(relative.error_message().find("not absolute"), std::string::npos) << relative.error_message();
+  const auto not_wtns = submit({(dir / "circuit.zkey").string(), (dir / "witness-1.wtns").string()}, sub);
+  EXPECT_EQ(not_wtns.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << not_wtns.error_message();
+}
+
+// Over TCP a client may only name files under daemon.witness_dir (the service's policy, called directly).
+TEST(ProvingService, WitnessPathsOutsideTheWitnessDirAreRefused) {
+  test::TempRepository repo;
+  repo.add<Bn254>("p", 64, 1);
+  engine::EngineConfig cfg;
+  cfg.repository = repo.root();
+  cfg.backend = "cpu";
+  cfg.log = [](const std::string&) {};
+  engine::Engine e(cfg);
+  const auto inside = std::filesystem::absolute(repo.root() / "p" / "witness-0.wtns");
+  auto submit = [&](service::ProvingService& s, const std::string& path) {
+    v1::SubmitProofRequest r;
+    r.set_circuit_id("p");
+    r.add_witness_paths(path);
+    v1::SubmitProofResponse out;
+    grpc::ServerContext ctx;
+    return s.SubmitProof(&ctx, &r, &out);
+  };
+  service::ProvingService closed(e, [] { return std::string(); }, {false, {}});
+  EXPECT_EQ(submit(closed, inside.string()).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  service::ProvingService scoped(e, [] { return std::string(); }, {false, repo.root() / "p"});
+  EXPECT_TRUE(submit(scoped, inside.string()).ok());
+  const auto escape = (repo.root() / "p" / ".." / "p" / ".." / ".." / "etc" / "passwd").string();
+  EXPECT_EQ(submit(scoped, std::filesystem::absolute(escape).string()).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  e.shutdown(true);
 }
 
 }  // namespace

@@ -114,6 +114,7 @@ const std::vector<FieldSpec> kAddedFields = {
     {"SubmitProofRequest", "circuit_id", 100, kString, false, ""},
     {"SubmitProofRequest", "witness", 101, kBytes, false, ""},
     {"SubmitProofRequest", "partition_witnesses", 102, kBytes, true, ""},
+    {"SubmitProofRequest", "witness_paths", 103, kString, true, ""},
     {"AwaitProofResponse", "proof_json", 100, kString, true, ""},
     {"AwaitProofResponse", "public_json", 101, kString, true, ""},
     {"GetStatusResponse", "jobs", 100, kMsg, true, "cuzk.v1.JobStatus"},
