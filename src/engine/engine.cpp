@@ -1,5 +1,7 @@
 #include "engine/engine.hpp"
 
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -79,7 +81,9 @@ struct Engine::Job {
   std::string id, request_id, circuit_id;
   Priority priority = Priority::kNormal;
   std::shared_ptr<const Circuit> circuit;
-  std::variant<Witnesses<Bn254>, Witnesses<Bls12_381>> witnesses;
+  std::variant<Witnesses<Bn254>, Witnesses<Bls12_381>> witnesses;  // inline witnesses, decoded at submit
+  std::vector<std::string>
+      witness_paths;  // or files, checked at submit and decoded when their partition runs
   std::vector<PartitionResult> parts;
   JobStatus status = JobStatus::kQueued;
   std::string error;
@@ -93,6 +97,7 @@ namespace {
 void release_inputs(auto& job) {
   job.circuit.reset();
   job.witnesses = {};
+  job.witness_paths = {};
 }
 }  // namespace
 
@@ -220,11 +225,13 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
   job->priority = req.priority.value_or(circuit->config.priority);
   job->parts.resize(parts);
   job->unfinished = parts;
-  // Parse and check every witness now, so a malformed one is this client's error, not a failed job.
+  // Parse and check every witness now, so a malformed one is this client's error, not a failed job. Files
+  // are only checked (header, length, first value): decoded when their partition runs, so a queued job
+  // does not hold ten PoRep-size witnesses in memory.
   io::with_curve(circuit->curve, [&]<class C>() {
     const auto& pk = std::get<groth16::ProvingKey<C>>(circuit->key);
-    Witnesses<C> ws;
-    for (std::uint32_t i = 0; i < parts; ++i) {
+    Witnesses<C> ws(req.witness_paths.empty() ? parts : 0);
+    tbb::parallel_for(std::uint32_t(0), parts, [&](std::uint32_t i) {
       const bool by_path = !req.witness_paths.empty();
       const std::string label =
           "witness of partition " + std::to_string(i) + (by_path ? " (" + req.witness_paths[i] + ")" : "");
@@ -236,17 +243,22 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
         throw RequestError(label + " is " + std::to_string(bytes) + " bytes, over the " +
                            std::to_string(config_.max_witness_bytes) + "-byte limit");
       try {
-        ws.push_back(by_path ? io::read_wtns<C>(req.witness_paths[i])
-                             : io::read_wtns_bytes<C>(std::move(req.witnesses[i]), label));
-        groth16::check_prove_inputs(pk, ws.back());
+        if (by_path) {
+          const auto s = io::peek_wtns<C>(req.witness_paths[i]);
+          groth16::check_witness_shape(pk, s.count, s.first);
+        } else {
+          ws[i] = io::read_wtns_bytes<C>(std::move(req.witnesses[i]), label);
+          groth16::check_prove_inputs(pk, ws[i]);
+        }
       } catch (const io::FormatError& e) {
         throw RequestError(e.what());
       } catch (const groth16::ProveError& e) {
         throw RequestError(label + ": " + e.what());
       }
-    }
+    });
     job->witnesses = std::move(ws);
   });
+  job->witness_paths = std::move(req.witness_paths);
 
   std::size_t position = 0;
   {
@@ -431,7 +443,14 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
     io::with_curve(job.circuit->curve, [&]<class C>() {
       using Fr = typename C::Fr;
       const auto& pk = std::get<groth16::ProvingKey<C>>(job.circuit->key);
-      const auto& witness = std::get<Witnesses<C>>(job.witnesses)[partition];
+      std::vector<Fr> loaded;  // a witness file, decoded here: outside the GPU region
+      if (!job.witness_paths.empty()) {
+        groth16::StageTimer t(&r.stages, "load_witness");
+        loaded = io::read_wtns<C>(job.witness_paths[partition]);
+        groth16::check_prove_inputs(pk, loaded);
+      }
+      const auto& witness =
+          job.witness_paths.empty() ? std::get<Witnesses<C>>(job.witnesses)[partition] : loaded;
       const Fr rr = ff::random_nonzero_os<Fr>(), ss = ff::random_nonzero_os<Fr>();
       groth16::Proof<C> proof;
       if (!w.device) {
@@ -477,13 +496,14 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
   line << "cuzk: job=" << job.id << " partition=" << partition << "/" << job.parts.size()
        << " circuit=" << job.circuit_id << " worker=" << w.name << " state=" << to_string(r.state)
        << " prestage_setup=" << prestage << " queue_ms=" << r.queue_ms
+       << " load_witness_ms=" << stage_sum(r.stages, {"load_witness"})
        << " abc_ms=" << stage_sum(r.stages, {"abc"})
        << " ntt_msm_h_ms=" << stage_sum(r.stages, {"h", "msm_h"})
        << " batch_add_ms=" << r.stages.detail("batch_add") << " tail_msm_ms=" << r.stages.detail("tail_msm")
        << " split_msm_ms="
        << stage_sum(r.stages, {"classify", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_streamed"})
-       << " gpu_total_ms=" << (w.device ? r.prove_ms : 0.0) << " verify_ms=" << r.verify_ms
-       << " total_ms=" << ms_between(t0, Clock::now());
+       << " gpu_total_ms=" << (w.device ? r.prove_ms - stage_sum(r.stages, {"load_witness"}) : 0.0)
+       << " verify_ms=" << r.verify_ms << " total_ms=" << ms_between(t0, Clock::now());
   if (!r.error.empty()) line << " error=\"" << r.error << "\"";
   log(line.str());
   return r;

@@ -15,12 +15,17 @@
 namespace cuzk::groth16 {
 
 template <class Curve>
-void check_prove_inputs(const ProvingKey<Curve>& pk, const std::vector<typename Curve::Fr>& witness) {
-  if (witness.size() != pk.n_vars)
-    throw ProveError("the witness has " + std::to_string(witness.size()) + " values but the circuit has " +
+void check_witness_shape(const ProvingKey<Curve>& pk, std::size_t size, const typename Curve::Fr& first) {
+  if (size != pk.n_vars)
+    throw ProveError("the witness has " + std::to_string(size) + " values but the circuit has " +
                      std::to_string(pk.n_vars) + " signals: is it a witness for another circuit?");
-  if (witness.empty() || !witness[0].is_one())
+  if (size == 0 || !first.is_one())
     throw ProveError("witness[0] must be 1 (the constant signal); this is not a circom witness");
+}
+
+template <class Curve>
+void check_prove_inputs(const ProvingKey<Curve>& pk, const std::vector<typename Curve::Fr>& witness) {
+  check_witness_shape(pk, witness.size(), witness.empty() ? Curve::Fr::zero() : witness[0]);
   std::size_t n = pk.domain_size;
   if (n == 0 || (n & (n - 1)) != 0)
     throw ProveError("the proving key's domain size " + std::to_string(n) + " is not a power of two");
@@ -170,6 +175,7 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const std::vector<typename Curve
                                                     const std::vector<Curve::Fr>&);                         \
   template CoefficientRows coefficient_rows<Curve>(const ProvingKey<Curve>&);                               \
   template void check_prove_inputs<Curve>(const ProvingKey<Curve>&, const std::vector<Curve::Fr>&);         \
+  template void check_witness_shape<Curve>(const ProvingKey<Curve>&, std::size_t, const Curve::Fr&);        \
   template Proof<Curve> assemble<Curve>(const ProvingKey<Curve>&, const MsmResults<Curve>&,                 \
                                         const Curve::Fr&, const Curve::Fr&);                                \
   template std::vector<Curve::Fr> compute_h<Curve>(const ProvingKey<Curve>&, const std::vector<Curve::Fr>&, \

@@ -44,6 +44,9 @@ CoefficientRows coefficient_rows(const ProvingKey<Curve>& pk);
 // Shape checks shared by the backends; throws ProveError.
 template <class Curve>
 void check_prove_inputs(const ProvingKey<Curve>& pk, const std::vector<typename Curve::Fr>& witness);
+// The witness-side part of it from a witness's length and first value (a file not yet decoded).
+template <class Curve>
+void check_witness_shape(const ProvingKey<Curve>& pk, std::size_t size, const typename Curve::Fr& first);
 
 // Unblinded MSM results of one proof, before assembly.
 template <class Curve>

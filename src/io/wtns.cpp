@@ -1,5 +1,10 @@
 #include "io/wtns.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include <atomic>
+
 #include "ff/encoding.hpp"
 #include "io/binfile.hpp"
 #include "io/binwriter.hpp"
@@ -10,8 +15,9 @@ namespace {
 
 constexpr std::uint32_t kVersion = 2;
 
+// The header, checked (version, curve, section size); the cursor is left on the values.
 template <class Curve>
-std::vector<typename Curve::Fr> parse_wtns(const BinFile& f) {
+std::pair<std::uint32_t, Cursor> open_values(const BinFile& f) {
   using Fr = typename Curve::Fr;
   f.require_version(kVersion);
 
@@ -26,13 +32,33 @@ std::vector<typename Curve::Fr> parse_wtns(const BinFile& f) {
   Cursor d = f.section(2, "witness values");
   d.require_size(std::uint64_t(n) * Fr::bytes(),
                  "nWitness " + std::to_string(n) + " × " + std::to_string(Fr::bytes()));
+  return {n, d};
+}
+
+// Values decode in parallel blocks (a PoRep partition's witness is 130 M values); the first value that is
+// not reduced is reported.
+template <class Curve>
+std::vector<typename Curve::Fr> parse_wtns(const BinFile& f) {
+  using Fr = typename Curve::Fr;
+  auto [n, d] = open_values<Curve>(f);
+  const std::uint64_t base = d.offset();
+  const std::uint8_t* bytes = d.take(std::uint64_t(n) * Fr::bytes(), "witness values");
   std::vector<Fr> w(n);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const std::uint64_t at = d.offset();
-    const auto v = ff::from_bytes_le<Fr>(d.take(Fr::bytes(), "witness value"));
-    if (!v) d.fail_at(at, "witness value " + std::to_string(i) + " is not reduced (≥ r)");
-    w[i] = *v;
-  }
+  std::atomic<std::uint64_t> first_bad{UINT64_MAX};
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1 << 14), [&](const auto& r) {
+    for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
+      const auto v = ff::from_bytes_le<Fr>(bytes + i * Fr::bytes());
+      if (v) {
+        w[i] = *v;
+        continue;
+      }
+      for (std::uint64_t seen = first_bad.load(); i < seen && !first_bad.compare_exchange_weak(seen, i);) {
+      }
+      return;
+    }
+  });
+  if (const std::uint64_t i = first_bad.load(); i != UINT64_MAX)
+    d.fail_at(base + i * Fr::bytes(), "witness value " + std::to_string(i) + " is not reduced (≥ r)");
   return w;
 }
 
@@ -41,6 +67,21 @@ std::vector<typename Curve::Fr> parse_wtns(const BinFile& f) {
 template <class Curve>
 std::vector<typename Curve::Fr> read_wtns(const std::string& path) {
   return parse_wtns<Curve>(BinFile(path, "wtns"));
+}
+
+template <class Curve>
+WtnsSummary<Curve> peek_wtns(const std::string& path) {
+  using Fr = typename Curve::Fr;
+  const BinFile f(path, "wtns");
+  auto [n, d] = open_values<Curve>(f);
+  WtnsSummary<Curve> s{n, Fr::zero()};
+  if (n > 0) {
+    const std::uint64_t at = d.offset();
+    const auto v = ff::from_bytes_le<Fr>(d.take(Fr::bytes(), "witness value"));
+    if (!v) d.fail_at(at, "witness value 0 is not reduced (≥ r)");
+    s.first = *v;
+  }
+  return s;
 }
 
 template <class Curve>
@@ -71,6 +112,8 @@ void write_wtns(const std::string& path, std::span<const typename Curve::Fr> wit
 
 template std::vector<Bn254::Fr> read_wtns<Bn254>(const std::string&);
 template std::vector<Bls12_381::Fr> read_wtns<Bls12_381>(const std::string&);
+template WtnsSummary<Bn254> peek_wtns<Bn254>(const std::string&);
+template WtnsSummary<Bls12_381> peek_wtns<Bls12_381>(const std::string&);
 template std::vector<Bn254::Fr> read_wtns_bytes<Bn254>(std::vector<std::uint8_t>, const std::string&);
 template std::vector<Bls12_381::Fr> read_wtns_bytes<Bls12_381>(std::vector<std::uint8_t>, const std::string&);
 template void write_wtns<Bn254>(const std::string&, std::span<const Bn254::Fr>);

@@ -18,6 +18,16 @@ template <class Curve>
 std::vector<typename Curve::Fr> read_wtns(const std::string& path);
 
 // The same from bytes in memory (a .wtns received over the network); `name` labels error messages.
+// The header checked and the first value, without decoding the rest (a request's files are checked when
+// it arrives and decoded when their partition runs).
+template <class Curve>
+struct WtnsSummary {
+  std::uint32_t count = 0;
+  typename Curve::Fr first;
+};
+template <class Curve>
+WtnsSummary<Curve> peek_wtns(const std::string& path);
+
 template <class Curve>
 std::vector<typename Curve::Fr> read_wtns_bytes(std::vector<std::uint8_t> bytes, const std::string& name);
 
@@ -26,6 +36,8 @@ void write_wtns(const std::string& path, std::span<const typename Curve::Fr> wit
 
 extern template std::vector<Bn254::Fr> read_wtns<Bn254>(const std::string&);
 extern template std::vector<Bls12_381::Fr> read_wtns<Bls12_381>(const std::string&);
+extern template WtnsSummary<Bn254> peek_wtns<Bn254>(const std::string&);
+extern template WtnsSummary<Bls12_381> peek_wtns<Bls12_381>(const std::string&);
 extern template std::vector<Bn254::Fr> read_wtns_bytes<Bn254>(std::vector<std::uint8_t>, const std::string&);
 extern template std::vector<Bls12_381::Fr> read_wtns_bytes<Bls12_381>(std::vector<std::uint8_t>,
                                                                       const std::string&);

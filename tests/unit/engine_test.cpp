@@ -273,6 +273,46 @@ TEST(Engine, BadRequestsAreClearErrorsAndHarmNothing) {
   EXPECT_EQ(ok.status, JobStatus::kCompleted) << ok.error;
 }
 
+TEST(Engine, WitnessFilesAreCheckedAtSubmitAndDecodedWhenTheirPartitionRuns) {
+  test::TempRepository repo;
+  repo.add<Bn254>("two", 300, 2, "partitions = 2\n");
+  repo.add<Bn254>("other", 80, 1);
+  const auto dir = repo.root() / "two";
+  const std::vector<std::string> files = {(dir / "witness-0.wtns").string(), (dir / "witness-1.wtns").string()};
+  Engine e(cpu_config(repo.root()));
+  SubmitRequest good{"f", "two", std::nullopt, {}, files};
+  const auto r = e.await(e.submit(good).job_id);
+  ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+  for (const auto& p : r.partitions) expect_valid<Bn254>(repo.root(), "two", p);
+  for (const auto& p : r.partitions)
+    EXPECT_TRUE(std::any_of(p.stages.stages_ms.begin(), p.stages.stages_ms.end(),
+                            [](const auto& s) { return s.first == "load_witness"; }));
+
+  // Checked at submit: a missing file, another circuit's witness, inline and paths together.
+  auto refused = [&](SubmitRequest q, const std::string& needle) {
+    try {
+      e.submit(std::move(q));
+      ADD_FAILURE() << "accepted a request that should fail with '" << needle << "'";
+    } catch (const RequestError& err) {
+      EXPECT_NE(std::string(err.what()).find(needle), std::string::npos) << err.what();
+    }
+  };
+  refused({"f", "two", std::nullopt, {}, {files[0], (dir / "gone.wtns").string()}}, "gone.wtns");
+  refused({"f", "two", std::nullopt, {}, {files[0], (repo.root() / "other" / "witness-0.wtns").string()}},
+          "signals");
+  refused({"f", "two", std::nullopt, {{1}}, {files[0]}}, "not both");
+
+  // A file that goes bad after the job was accepted fails that partition with its name; the engine goes on.
+  const auto copy = dir / "copy.wtns";
+  std::filesystem::copy_file(files[1], copy);
+  const auto id = e.submit({"g", "two", std::nullopt, {}, {files[0], copy.string()}}).job_id;
+  std::filesystem::resize_file(copy, 100);
+  const auto bad = e.await(id);
+  EXPECT_EQ(bad.status, JobStatus::kFailed);
+  EXPECT_NE(bad.error.find("copy.wtns"), std::string::npos) << bad.error;
+  EXPECT_EQ(e.await(e.submit(good).job_id).status, JobStatus::kCompleted);
+}
+
 TEST(Engine, CriticalJobSubmittedBehindTwentyNormalRunsNext) {
   test::TempRepository repo;
   auto w = repo.add<Bn254>("c", 200);
