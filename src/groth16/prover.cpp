@@ -107,6 +107,12 @@ std::vector<typename Curve::Fr> compute_h(const ProvingKey<Curve>& pk,
 template <class Curve>
 Proof<Curve> assemble(const ProvingKey<Curve>& pk, const MsmResults<Curve>& m, const typename Curve::Fr& r,
                       const typename Curve::Fr& s) {
+  return assemble<Curve>(BlindingPoints<Curve>{pk.alpha1, pk.beta1, pk.delta1, pk.beta2, pk.delta2}, m, r, s);
+}
+
+template <class Curve>
+Proof<Curve> assemble(const BlindingPoints<Curve>& pk, const MsmResults<Curve>& m,
+                      const typename Curve::Fr& r, const typename Curve::Fr& s) {
   const auto r_int = r.to_int(), s_int = s.to_int(), rs_int = (r * s).to_int();
   using ec::scalar_mul;
   auto pi_a = m.a.add_affine(pk.alpha1) + scalar_mul(pk.delta1, r_int);
@@ -177,6 +183,8 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const std::vector<typename Curve
   template void check_prove_inputs<Curve>(const ProvingKey<Curve>&, const std::vector<Curve::Fr>&);         \
   template void check_witness_shape<Curve>(const ProvingKey<Curve>&, std::size_t, const Curve::Fr&);        \
   template Proof<Curve> assemble<Curve>(const ProvingKey<Curve>&, const MsmResults<Curve>&,                 \
+                                        const Curve::Fr&, const Curve::Fr&);                                \
+  template Proof<Curve> assemble<Curve>(const BlindingPoints<Curve>&, const MsmResults<Curve>&,             \
                                         const Curve::Fr&, const Curve::Fr&);                                \
   template std::vector<Curve::Fr> compute_h<Curve>(const ProvingKey<Curve>&, const std::vector<Curve::Fr>&, \
                                                    StageTimings*);                                          \

@@ -55,6 +55,16 @@ struct MsmResults {
   typename Curve::G2Jac b2;
 };
 
+// The key's points the blinding step uses (snarkjs and bellperson keys both have them).
+template <class Curve>
+struct BlindingPoints {
+  typename Curve::G1 alpha1, beta1, delta1;
+  typename Curve::G2 beta2, delta2;
+};
+template <class Curve>
+Proof<Curve> assemble(const BlindingPoints<Curve>& k, const MsmResults<Curve>& m, const typename Curve::Fr& r,
+                      const typename Curve::Fr& s);
+
 // The blinding step: π_A = α + A + rδ, π_B = β + B + sδ, π_C = C + s·π_A + r·(β1 + B1 + sδ1) - rsδ1.
 template <class Curve>
 Proof<Curve> assemble(const ProvingKey<Curve>& pk, const MsmResults<Curve>& m, const typename Curve::Fr& r,

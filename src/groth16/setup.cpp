@@ -65,6 +65,8 @@ std::vector<F> lagrange_like(const F& tau, const F& first, const F& step, std::s
   return out;
 }
 
+}  // namespace
+
 // u[col] += Σ_r M[r][col]·lag[r]: the matrix's QAP polynomials evaluated at τ. Products in parallel, in
 // slices that bound the scratch memory; the scatter into columns is a sequential pass of additions.
 template <class F>
@@ -86,7 +88,12 @@ void accumulate_columns(const r1cs::Csr<F>& m, const std::vector<F>& lag, std::v
   }
 }
 
-}  // namespace
+template <class Fr>
+std::vector<Fr> lagrange_at(const Fr& tau, const poly::Domain<Fr>& d) {
+  // L_i(τ) = (τ^n − 1)/n · ω^i/(τ − ω^i).
+  const Fr z = (tau.pow(static_cast<std::uint64_t>(d.n)) - Fr::one()) * d.n_inv;
+  return lagrange_like(tau, Fr::one(), d.omega, d.n, z);
+}
 
 template <class Curve>
 ProvingKey<Curve> setup(const r1cs::CsrSystem<typename Curve::Fr>& cs, const ToxicWaste<Curve>& tw,
@@ -103,9 +110,7 @@ ProvingKey<Curve> setup(const r1cs::CsrSystem<typename Curve::Fr>& cs, const Tox
       throw std::invalid_argument("setup: a constraint names a wire beyond the " + std::to_string(n_vars));
   // snarkjs sizing: one extra row per public signal binds it (A-matrix rows n_constraints + s).
   const auto domain = poly::Domain<Fr>::at_least(n_constraints + n_public + 1);
-  // L_i(τ) = (τ^n − 1)/n · ω^i/(τ − ω^i).
-  const Fr z = (tw.tau.pow(static_cast<std::uint64_t>(domain.n)) - Fr::one()) * domain.n_inv;
-  const std::vector<Fr> lag = lagrange_like(tw.tau, Fr::one(), domain.omega, domain.n, z);
+  const std::vector<Fr> lag = lagrange_at(tw.tau, domain);
 
   ProvingKey<Curve> pk;
   pk.n_vars = n_vars;
@@ -178,6 +183,14 @@ template ToxicWaste<Bls12_381> random_toxic_waste<Bls12_381>(bool);
   template ProvingKey<Curve> setup<Curve>(const r1cs::CsrSystem<Curve::Fr>&, const ToxicWaste<Curve>&,     \
                                           const FixedBaseMul<Curve>&);
 CUZK_SETUP_INSTANTIATE(Bn254)
+template std::vector<Bn254::Fr> lagrange_at<Bn254::Fr>(const Bn254::Fr&, const poly::Domain<Bn254::Fr>&);
+template std::vector<Bls12_381::Fr> lagrange_at<Bls12_381::Fr>(const Bls12_381::Fr&,
+                                                               const poly::Domain<Bls12_381::Fr>&);
+template void accumulate_columns<Bn254::Fr>(const r1cs::Csr<Bn254::Fr>&, const std::vector<Bn254::Fr>&,
+                                            std::vector<Bn254::Fr>&);
+template void accumulate_columns<Bls12_381::Fr>(const r1cs::Csr<Bls12_381::Fr>&,
+                                                const std::vector<Bls12_381::Fr>&,
+                                                std::vector<Bls12_381::Fr>&);
 CUZK_SETUP_INSTANTIATE(Bls12_381)
 
 }  // namespace cuzk::groth16

@@ -9,6 +9,7 @@
 
 #include "ec/fixed_base.hpp"
 #include "groth16/types.hpp"
+#include "poly/domain.hpp"
 #include "r1cs/csr.hpp"
 #include "r1cs/system.hpp"
 
@@ -33,6 +34,13 @@ struct FixedBaseMul {
   std::function<std::vector<ec::Affine<G1Cfg>>(const ec::FixedBaseTable<G1Cfg>&, const std::vector<Fr>&)> g1;
   std::function<std::vector<ec::Affine<G2Cfg>>(const ec::FixedBaseTable<G2Cfg>&, const std::vector<Fr>&)> g2;
 };
+
+// Building blocks shared with the bellperson setup: the Lagrange basis of domain d at τ, and
+// u[col] += Σ_r M[r][col]·lag[r] (a matrix's QAP polynomials at τ).
+template <class Fr>
+std::vector<Fr> lagrange_at(const Fr& tau, const poly::Domain<Fr>& d);
+template <class Fr>
+void accumulate_columns(const r1cs::Csr<Fr>& m, const std::vector<Fr>& lag, std::vector<Fr>& u);
 
 // From constraint matrices (the form that scales: every step runs in parallel).
 template <class Curve>

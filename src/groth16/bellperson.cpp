@@ -1,0 +1,234 @@
+#include "groth16/bellperson.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <bit>
+#include <string>
+
+#include "ec/fixed_base.hpp"
+#include "groth16/prover.hpp"
+#include "io/error.hpp"
+#include "io/zcash_codec.hpp"
+#include "msm/cpu.hpp"
+#include "msm/plain_scalars.hpp"
+#include "ntt/cpu.hpp"
+#include "poly/domain.hpp"
+
+namespace cuzk::groth16::bellperson {
+
+namespace {
+
+constexpr std::uint64_t kGenerator = 7;  // bellperson's multiplicative generator and coset shift
+
+poly::Domain<Fr> domain_of(std::size_t m) {
+  if (m < 2 || !std::has_single_bit(m))
+    throw Error("the domain size " + std::to_string(m) + " is not a power of two");
+  const std::size_t log_m = static_cast<std::size_t>(std::countr_zero(m));
+  return poly::Domain<Fr>(log_m, poly::root_of_unity_from<Fr>(kGenerator, log_m));
+}
+
+// The values of `all` whose bit is set in `density` (or every value when density is null), after `head`.
+std::vector<Fr> select(std::span<const Fr> head, const Density* head_density, std::span<const Fr> all,
+                       const Density& density) {
+  std::vector<Fr> out;
+  for (std::size_t i = 0; i < head.size(); ++i)
+    if (!head_density || head_density->test(i)) out.push_back(head[i]);
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (density.test(i)) out.push_back(all[i]);
+  return out;
+}
+
+template <class Cfg>
+ec::Jacobian<Cfg> msm_of(const std::vector<ec::Affine<Cfg>>& bases, const std::vector<Fr>& scalars) {
+  const auto plain = msm::plain_scalars(scalars.data(), scalars.size());
+  return msm::pippenger<Cfg>(bases.data(), plain.data(), scalars.size());
+}
+
+// Which columns have a non-zero coefficient somewhere in m.
+Density columns_used(const r1cs::Csr<Fr>& m, std::size_t first, std::size_t count) {
+  Density d = Density::of_size(count);
+  for (std::size_t k = 0; k < m.nnz(); ++k)
+    if (m.col[k] >= first && m.col[k] < first + count && !m.val[k].is_zero()) d.set(m.col[k] - first);
+  return d;
+}
+
+}  // namespace
+
+std::size_t Density::popcount() const {
+  std::size_t n = 0;
+  for (std::uint64_t w : words) n += static_cast<std::size_t>(std::popcount(w));
+  return n;
+}
+
+void check(const io::bellperson::Params& p, const Assignment& w) {
+  auto need = [](bool ok, const std::string& what) {
+    if (!ok) throw Error(what);
+  };
+  const std::size_t m = p.h.size() + 1;
+  need(!w.inputs.empty() && w.inputs[0].is_one(), "the input assignment must start with ONE (1)");
+  need(w.inputs.size() == p.vk.ic.size(), "the assignment has " + std::to_string(w.inputs.size()) +
+                                              " inputs (ONE included) but the key's ic has " +
+                                              std::to_string(p.vk.ic.size()));
+  need(w.aux.size() == p.l.size(), "the assignment has " + std::to_string(w.aux.size()) +
+                                       " aux values but the key's l has " + std::to_string(p.l.size()));
+  need(w.a.size() == w.b.size() && w.b.size() == w.c.size(), "a, b and c have different lengths");
+  need(w.a.size() >= w.inputs.size(), "a, b and c must include one input constraint per input");
+  need(w.a.size() <= m,
+       std::to_string(w.a.size()) + " constraints do not fit the key's domain of " + std::to_string(m));
+  need(w.a_aux.bits == w.aux.size() && w.b_aux.bits == w.aux.size() && w.b_inputs.bits == w.inputs.size(),
+       "a density bitmap's length differs from its assignment's");
+  for (const Density* d : {&w.a_aux, &w.b_aux, &w.b_inputs})
+    need(d->words.size() == (d->bits + 63) / 64, "a density bitmap has the wrong number of words");
+  need(p.a.size() == w.inputs.size() + w.a_aux.popcount(),
+       "the key's a has " + std::to_string(p.a.size()) + " points but inputs + A density give " +
+           std::to_string(w.inputs.size() + w.a_aux.popcount()));
+  const std::size_t nb = w.b_inputs.popcount() + w.b_aux.popcount();
+  need(p.b_g1.size() == nb && p.b_g2.size() == nb,
+       "the key's b_g1/b_g2 have " + std::to_string(p.b_g1.size()) + " points but the B densities give " +
+           std::to_string(nb));
+}
+
+std::vector<Fr> quotient(const Assignment& w, std::size_t m) {
+  const auto d = domain_of(m);
+  const Fr shift = Fr::from_u64(kGenerator);
+  auto coset_values = [&](const std::vector<Fr>& v) {
+    std::vector<Fr> x(m, Fr::zero());
+    std::copy(v.begin(), v.end(), x.begin());
+    ntt::inverse(x.data(), d);  // coefficients of the interpolant on ω^k
+    ntt::coset_forward(x.data(), d, shift);
+    return x;
+  };
+  std::vector<Fr> a = coset_values(w.a);
+  const std::vector<Fr> b = coset_values(w.b), c = coset_values(w.c);
+  // Z(x) = x^m − 1 is the constant 7^m − 1 on the coset.
+  const Fr z_inv = (shift.pow(static_cast<std::uint64_t>(m)) - Fr::one()).inverse();
+  tbb::parallel_for(std::size_t(0), m, [&](std::size_t i) { a[i] = (a[i] * b[i] - c[i]) * z_inv; });
+  ntt::coset_inverse(a.data(), d, shift);
+  a.resize(m - 1);  // degree ≤ m − 2 when the constraints hold
+  return a;
+}
+
+Proof<Curve> prove(const io::bellperson::Params& p, const Assignment& w, const Fr& r, const Fr& s) {
+  check(p, w);
+  using G1 = Curve::G1Cfg;
+  using G2 = Curve::G2Cfg;
+  const auto h = quotient(w, p.h.size() + 1);
+  const auto a = select(w.inputs, nullptr, w.aux, w.a_aux);
+  const auto b = select(w.inputs, &w.b_inputs, w.aux, w.b_aux);
+  MsmResults<Curve> m;
+  m.a = msm_of<G1>(p.a, a);
+  m.b1 = msm_of<G1>(p.b_g1, b);
+  m.b2 = msm_of<G2>(p.b_g2, b);
+  m.c = msm_of<G1>(p.h, h) + msm_of<G1>(p.l, w.aux);
+  if (p.vk.delta1.is_infinity() || p.vk.delta2.is_infinity())
+    throw Error("the key's δ is the identity (UnexpectedIdentity)");
+  return assemble<Curve>(BlindingPoints<Curve>{p.vk.alpha1, p.vk.beta1, p.vk.delta1, p.vk.beta2, p.vk.delta2},
+                         m, r, s);
+}
+
+std::array<std::uint8_t, 192> encode_proof(const Proof<Curve>& p) {
+  std::array<std::uint8_t, 192> out{};
+  const auto a = io::zcash::encode_g1_compressed(p.a);
+  const auto b = io::zcash::encode_g2_compressed(p.b);
+  const auto c = io::zcash::encode_g1_compressed(p.c);
+  std::copy(a.begin(), a.end(), out.begin());
+  std::copy(b.begin(), b.end(), out.begin() + 48);
+  std::copy(c.begin(), c.end(), out.begin() + 144);
+  return out;
+}
+
+Proof<Curve> decode_proof(std::span<const std::uint8_t> bytes, const std::string& source,
+                          std::size_t partition) {
+  const std::string where = "partition " + std::to_string(partition) + "'s proof: ";
+  if (bytes.size() != 192)
+    throw io::FormatError(source, where + std::to_string(bytes.size()) + " bytes instead of 192");
+  Proof<Curve> p;
+  auto need = [&](io::PointStatus st, bool infinity, const char* name) {
+    if (st != io::PointStatus::ok) throw io::FormatError(source, where + name + ": " + io::describe(st));
+    if (infinity) throw io::FormatError(source, where + name + " is the identity");
+  };
+  need(io::zcash::decode_g1(bytes.subspan(0, 48), p.a), p.a.is_infinity(), "A");
+  need(io::zcash::decode_g2(bytes.subspan(48, 96), p.b), p.b.is_infinity(), "B");
+  need(io::zcash::decode_g1(bytes.subspan(144, 48), p.c), p.c.is_infinity(), "C");
+  return p;
+}
+
+VerifyResult verify(const io::bellperson::VerifyingKey& vk, const std::vector<Fr>& inputs,
+                    const Proof<Curve>& p) {
+  return groth16::verify<Curve>(VerifyingKey<Curve>{vk.alpha1, vk.beta2, vk.gamma2, vk.delta2, vk.ic}, inputs,
+                                p);
+}
+
+Assignment synthesize(const r1cs::CsrSystem<Fr>& cs, const std::vector<Fr>& z) {
+  const std::size_t n_in = 1 + cs.n_public;
+  if (z.size() != cs.n_vars || z.empty() || !z[0].is_one())
+    throw Error("the witness must have " + std::to_string(cs.n_vars) + " values, starting with ONE");
+  Assignment w;
+  w.a = r1cs::spmv(cs.a, z);
+  w.b = r1cs::spmv(cs.b, z);
+  w.c = r1cs::spmv(cs.c, z);
+  for (std::size_t i = 0; i < n_in; ++i) {  // input_i · 0 = 0
+    w.a.push_back(z[i]);
+    w.b.push_back(Fr::zero());
+    w.c.push_back(Fr::zero());
+  }
+  w.inputs.assign(z.begin(), z.begin() + static_cast<std::ptrdiff_t>(n_in));
+  w.aux.assign(z.begin() + static_cast<std::ptrdiff_t>(n_in), z.end());
+  w.a_aux = columns_used(cs.a, n_in, w.aux.size());
+  w.b_inputs = columns_used(cs.b, 0, n_in);
+  w.b_aux = columns_used(cs.b, n_in, w.aux.size());
+  return w;
+}
+
+io::bellperson::Params setup(const r1cs::CsrSystem<Fr>& cs, const ToxicWaste<Curve>& tw) {
+  const std::size_t n_in = 1 + cs.n_public, n_vars = cs.n_vars, n_aux = n_vars - n_in;
+  if (n_vars < n_in) throw Error("the circuit has fewer variables than inputs");
+  const std::size_t rows = cs.a.rows(), n = rows + n_in;
+  std::size_t m = 2;
+  while (m < n) m *= 2;
+  const auto d = domain_of(m);
+  const std::vector<Fr> lag = lagrange_at(tw.tau, d);
+  std::vector<Fr> u(n_vars, Fr::zero()), v(n_vars, Fr::zero()), wq(n_vars, Fr::zero());
+  accumulate_columns(cs.a, lag, u);
+  accumulate_columns(cs.b, lag, v);
+  accumulate_columns(cs.c, lag, wq);
+  for (std::size_t i = 0; i < n_in; ++i) u[i] += lag[rows + i];  // the input constraints
+
+  const ec::FixedBaseTable<Curve::G1Cfg> g1(Curve::G1Cfg::generator());
+  const ec::FixedBaseTable<Curve::G2Cfg> g2(Curve::G2Cfg::generator());
+  auto g1_of = [&](const Fr& k) { return g1.mul(k.to_int()).to_affine(); };
+  auto g2_of = [&](const Fr& k) { return g2.mul(k.to_int()).to_affine(); };
+  io::bellperson::Params p;
+  p.vk.alpha1 = g1_of(tw.alpha);
+  p.vk.beta1 = g1_of(tw.beta);
+  p.vk.beta2 = g2_of(tw.beta);
+  p.vk.gamma2 = g2_of(tw.gamma);
+  p.vk.delta1 = g1_of(tw.delta);
+  p.vk.delta2 = g2_of(tw.delta);
+
+  const Fr gamma_inv = tw.gamma.inverse(), delta_inv = tw.delta.inverse();
+  std::vector<Fr> ic(n_in), l(n_aux);
+  for (std::size_t i = 0; i < n_vars; ++i) {
+    const Fr k = tw.beta * u[i] + tw.alpha * v[i] + wq[i];
+    (i < n_in ? ic[i] : l[i - n_in]) = k * (i < n_in ? gamma_inv : delta_inv);
+  }
+  p.vk.ic = g1.mul_all(ic);
+  p.l = g1.mul_all(l);
+
+  const Density a_aux = columns_used(cs.a, n_in, n_aux), b_in = columns_used(cs.b, 0, n_in),
+                b_aux = columns_used(cs.b, n_in, n_aux);
+  p.a = g1.mul_all(select(std::span(u).first(n_in), nullptr, std::span(u).subspan(n_in), a_aux));
+  const auto vb = select(std::span(v).first(n_in), &b_in, std::span(v).subspan(n_in), b_aux);
+  p.b_g1 = g1.mul_all(vb);
+  p.b_g2 = g2.mul_all(vb);
+
+  // h[i] = τ^i·Z(τ)/δ, i < m − 1.
+  const Fr z_over_delta = (tw.tau.pow(static_cast<std::uint64_t>(m)) - Fr::one()) * delta_inv;
+  std::vector<Fr> hq(m - 1);
+  Fr t = z_over_delta;
+  for (auto& x : hq) x = t, t *= tw.tau;
+  p.h = g1.mul_all(hq);
+  return p;
+}
+
+}  // namespace cuzk::groth16::bellperson
