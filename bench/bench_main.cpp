@@ -18,6 +18,10 @@
 
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
+#include "groth16/bellperson.hpp"
+#include "groth16/setup.hpp"
+#include "io/bellperson.hpp"
+#include "io/bellperson_json.hpp"
 #include "io/r1cs_file.hpp"
 #include "io/wtns.hpp"
 #include "r1cs/porep_like.hpp"
@@ -63,6 +67,29 @@ int write_porep_like(unsigned k, std::uint64_t seed, std::size_t witnesses,
             << " constraints, " << s.n_public << " public + " << (s.n_vars - 1 - s.n_public)
             << " aux variables; non-zeros per row A " << s.a.nnz() / rows << ", B " << s.b.nnz() / rows
             << ", C " << s.c.nnz() / rows << "; " << g.witnesses.size() << " witnesses → " << dir << "\n";
+  return 0;
+}
+
+// TEST-ONLY bellperson-style files for a PoRep-shaped circuit (issue 7's CLI and C ABI tests).
+int write_bellperson(unsigned k, std::uint64_t seed, std::size_t partitions,
+                     const std::filesystem::path& dir) {
+  namespace bp = cuzk::groth16::bellperson;
+  if (k > 20) throw std::invalid_argument("--log-domain above 20 would take the CPU setup too long");
+  const auto g = cuzk::r1cs::porep_like<bp::Fr>(k, seed, partitions);
+  const auto params = bp::setup(g.system, cuzk::groth16::random_toxic_waste<bp::Curve>());
+  std::filesystem::create_directories(dir);
+  cuzk::io::bellperson::write_params((dir / "circuit.params").string(), params);
+  cuzk::io::bellperson::write_vk((dir / "circuit.vk").string(), params.vk);
+  std::vector<bp::Assignment> parts;
+  std::vector<std::vector<bp::Fr>> inputs;
+  for (const auto& z : g.witnesses) {
+    parts.push_back(bp::synthesize(g.system, z));
+    inputs.emplace_back(z.begin() + 1, z.begin() + 1 + g.system.n_public);
+  }
+  cuzk::io::bellperson_json::write_assignments((dir / "assignment.json").string(), parts);
+  cuzk::io::bellperson_json::write_inputs((dir / "inputs.json").string(), inputs);
+  std::cout << "bellperson K=" << k << ": " << g.system.a.rows() << " constraints, " << partitions
+            << " partitions → " << dir << " (TEST-ONLY parameters)\n";
   return 0;
 }
 
@@ -112,6 +139,29 @@ int main(int argc, char** argv) {
       app.parse(argc - 2, argv + 2);
       return curve == "bn128" ? write_porep_like<cuzk::Bn254>(k, seed, witnesses, out)
                               : write_porep_like<cuzk::Bls12_381>(k, seed, witnesses, out);
+    } catch (const CLI::ParseError& e) {
+      return app.exit(e);
+    } catch (const std::exception& e) {
+      std::cerr << "cuzk-bench gen: " << e.what() << "\n";
+      return 1;
+    }
+  }
+  if (argc >= 3 && std::strcmp(argv[1], "gen") == 0 && std::strcmp(argv[2], "bellperson") == 0) {
+    CLI::App app{
+        "cuzk-bench gen bellperson: TEST-ONLY bellperson .params/.vk for a PoRep-shaped circuit, and "
+        "assignments as bellperson's synthesis would hand them to a prover"};
+    unsigned k = 12;
+    std::uint64_t seed = 1;
+    std::size_t partitions = 1;
+    std::string out;
+    app.add_option("--log-domain", k, "FFT domain 2^K of the circuit (10..20)")->required();
+    app.add_option("--seed", seed, "matrices and witnesses follow from it");
+    app.add_option("--partitions", partitions, "assignments (partitions) in assignment.json");
+    app.add_option("--out", out, "output directory: circuit.params, circuit.vk, assignment.json, inputs.json")
+        ->required();
+    try {
+      app.parse(argc - 2, argv + 2);
+      return write_bellperson(k, seed, partitions, out);
     } catch (const CLI::ParseError& e) {
       return app.exit(e);
     } catch (const std::exception& e) {

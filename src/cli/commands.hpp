@@ -37,4 +37,16 @@ int run_setup(const SetupArgs& args);
 
 int run_info(const std::string& path);
 
+struct ProveBellpersonArgs {
+  std::string params, assignment, proof_out;
+  std::optional<std::string> randomness;  // "r,s", 0x-hex or decimal
+  bool check_subgroup = false;
+};
+int run_prove_bellperson(const ProveBellpersonArgs& args);
+
+struct VerifyBellpersonArgs {
+  std::string vk, inputs, proof;
+};
+int run_verify_bellperson(const VerifyBellpersonArgs& args);
+
 }  // namespace cuzk::cli
