@@ -143,13 +143,17 @@ Proof<Curve> decode_proof(std::span<const std::uint8_t> bytes, const std::string
   if (bytes.size() != 192)
     throw io::FormatError(source, where + std::to_string(bytes.size()) + " bytes instead of 192");
   Proof<Curve> p;
-  auto need = [&](io::PointStatus st, bool infinity, const char* name) {
+  // Decode first, then look at the point (one statement each: argument order is unspecified).
+  auto need = [&](io::PointStatus st, const auto& point, const char* name) {
     if (st != io::PointStatus::ok) throw io::FormatError(source, where + name + ": " + io::describe(st));
-    if (infinity) throw io::FormatError(source, where + name + " is the identity");
+    if (point.is_infinity()) throw io::FormatError(source, where + name + " is the identity");
   };
-  need(io::zcash::decode_g1(bytes.subspan(0, 48), p.a), p.a.is_infinity(), "A");
-  need(io::zcash::decode_g2(bytes.subspan(48, 96), p.b), p.b.is_infinity(), "B");
-  need(io::zcash::decode_g1(bytes.subspan(144, 48), p.c), p.c.is_infinity(), "C");
+  const auto sa = io::zcash::decode_g1(bytes.subspan(0, 48), p.a);
+  need(sa, p.a, "A");
+  const auto sb = io::zcash::decode_g2(bytes.subspan(48, 96), p.b);
+  need(sb, p.b, "B");
+  const auto sc = io::zcash::decode_g1(bytes.subspan(144, 48), p.c);
+  need(sc, p.c, "C");
   return p;
 }
 
