@@ -22,6 +22,7 @@
 #include "groth16/bellperson.hpp"
 #include "groth16/setup.hpp"
 #include "io/bellperson.hpp"
+#include "io/bellperson_assignment.hpp"
 #include "io/bellperson_json.hpp"
 #include "io/r1cs_file.hpp"
 #include "io/wtns.hpp"
@@ -71,25 +72,6 @@ int write_porep_like(unsigned k, std::uint64_t seed, std::size_t witnesses,
   return 0;
 }
 
-// The binary assignment of examples/c/prove_bellperson.c (docs/filecoin.md): what a synthesizer holds in
-// memory, so the C example can hand it to the ABI as is.
-void write_binary_assignment(const std::filesystem::path& path,
-                             const cuzk::groth16::bellperson::Assignment& w) {
-  std::ofstream out(path, std::ios::binary);
-  const std::uint32_t version = 1;
-  const std::uint64_t n[3] = {w.a.size(), w.inputs.size(), w.aux.size()};
-  out.write("CZKA", 4);
-  out.write(reinterpret_cast<const char*>(&version), 4);
-  out.write(reinterpret_cast<const char*>(n), sizeof n);
-  for (const auto* v : {&w.a, &w.b, &w.c, &w.inputs, &w.aux})
-    out.write(reinterpret_cast<const char*>(v->data()),
-              static_cast<std::streamsize>(v->size() * sizeof((*v)[0])));
-  for (const auto* d : {&w.a_aux, &w.b_inputs, &w.b_aux})
-    out.write(reinterpret_cast<const char*>(d->words.data()),
-              static_cast<std::streamsize>(d->words.size() * 8));
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-}
-
 // TEST-ONLY bellperson-style files for a PoRep-shaped circuit (issue 7's CLI and C ABI tests).
 int write_bellperson(unsigned k, std::uint64_t seed, std::size_t partitions,
                      const std::filesystem::path& dir) {
@@ -109,7 +91,8 @@ int write_bellperson(unsigned k, std::uint64_t seed, std::size_t partitions,
   cuzk::io::bellperson_json::write_assignments((dir / "assignment.json").string(), parts);
   cuzk::io::bellperson_json::write_inputs((dir / "inputs.json").string(), inputs);
   for (std::size_t k = 0; k < parts.size(); ++k)
-    write_binary_assignment(dir / ("assignment-" + std::to_string(k) + ".bin"), parts[k]);
+    cuzk::io::bellperson_assignment::write((dir / ("assignment-" + std::to_string(k) + ".bin")).string(),
+                                           parts[k]);
   std::cout << "bellperson K=" << k << ": " << g.system.a.rows() << " constraints, " << partitions
             << " partitions → " << dir << " (TEST-ONLY parameters)\n";
   return 0;

@@ -7,8 +7,10 @@
 #include <sstream>
 
 #include "ff/random.hpp"
+#include "groth16/bellperson.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
+#include "io/bellperson_assignment.hpp"
 #include "io/error.hpp"
 #include "io/json.hpp"
 #include "io/wtns.hpp"
@@ -81,7 +83,9 @@ struct Engine::Job {
   std::string id, request_id, circuit_id;
   Priority priority = Priority::kNormal;
   std::shared_ptr<const Circuit> circuit;
-  std::variant<Witnesses<Bn254>, Witnesses<Bls12_381>> witnesses;  // inline witnesses, decoded at submit
+  // Inline witnesses, decoded at submit (bellperson circuits: synthesized assignments).
+  std::variant<Witnesses<Bn254>, Witnesses<Bls12_381>, std::vector<groth16::bellperson::Assignment>>
+      witnesses;
   std::vector<std::string>
       witness_paths;  // or files, checked at submit and decoded when their partition runs
   std::vector<PartitionResult> parts;
@@ -203,6 +207,40 @@ std::shared_ptr<Engine::Job> Engine::find(const std::string& job_id) const {
   return it != jobs_.end() && it->second->id == job_id ? it->second : nullptr;
 }
 
+// A bellperson circuit's partition witnesses are binary assignments (io/bellperson_assignment.hpp): inline
+// ones are decoded and checked against the key now, files by their header (and decoded when they run).
+std::vector<groth16::bellperson::Assignment> Engine::check_assignments(const io::bellperson::Params& params,
+                                                                       SubmitRequest& req) const {
+  const bool by_path = !req.witness_paths.empty();
+  const std::size_t parts = by_path ? req.witness_paths.size() : req.witnesses.size();
+  std::vector<groth16::bellperson::Assignment> out(by_path ? 0 : parts);
+  tbb::parallel_for(std::size_t(0), parts, [&](std::size_t i) {
+    const std::string label =
+        "assignment of partition " + std::to_string(i) + (by_path ? " (" + req.witness_paths[i] + ")" : "");
+    std::error_code ec;
+    const std::size_t bytes =
+        by_path ? std::filesystem::file_size(req.witness_paths[i], ec) : req.witnesses[i].size();
+    if (ec) throw RequestError(label + ": " + ec.message());
+    if (bytes > config_.max_witness_bytes)
+      throw RequestError(label + " is " + std::to_string(bytes) + " bytes, over the " +
+                         std::to_string(config_.max_witness_bytes) + "-byte limit");
+    try {
+      if (by_path) {
+        const auto h = io::bellperson_assignment::peek(req.witness_paths[i]);
+        groth16::bellperson::check_sizes(params, h.abc_size, h.inputs_size, h.aux_size);
+      } else {
+        out[i] = io::bellperson_assignment::read_bytes(std::move(req.witnesses[i]), label);
+        groth16::bellperson::check(params, out[i]);
+      }
+    } catch (const io::FormatError& e) {
+      throw RequestError(e.what());
+    } catch (const groth16::bellperson::Error& e) {
+      throw RequestError(label + ": " + e.what());
+    }
+  });
+  return out;
+}
+
 Engine::Submitted Engine::submit(SubmitRequest req) {
   if (req.request_id.size() > 256) throw RequestError("request_id is longer than 256 characters");
   std::shared_ptr<const Circuit> circuit;
@@ -228,36 +266,39 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
   // Parse and check every witness now, so a malformed one is this client's error, not a failed job. Files
   // are only checked (header, length, first value): decoded when their partition runs, so a queued job
   // does not hold ten PoRep-size witnesses in memory.
-  io::with_curve(circuit->curve, [&]<class C>() {
-    const auto& pk = std::get<groth16::ProvingKey<C>>(circuit->key);
-    Witnesses<C> ws(req.witness_paths.empty() ? parts : 0);
-    tbb::parallel_for(std::uint32_t(0), parts, [&](std::uint32_t i) {
-      const bool by_path = !req.witness_paths.empty();
-      const std::string label =
-          "witness of partition " + std::to_string(i) + (by_path ? " (" + req.witness_paths[i] + ")" : "");
-      std::error_code ec;
-      const std::size_t bytes =
-          by_path ? std::filesystem::file_size(req.witness_paths[i], ec) : req.witnesses[i].size();
-      if (ec) throw RequestError(label + ": " + ec.message());
-      if (bytes > config_.max_witness_bytes)
-        throw RequestError(label + " is " + std::to_string(bytes) + " bytes, over the " +
-                           std::to_string(config_.max_witness_bytes) + "-byte limit");
-      try {
-        if (by_path) {
-          const auto s = io::peek_wtns<C>(req.witness_paths[i]);
-          groth16::check_witness_shape(pk, s.count, s.first);
-        } else {
-          ws[i] = io::read_wtns_bytes<C>(std::move(req.witnesses[i]), label);
-          groth16::check_prove_inputs(pk, ws[i]);
+  if (circuit->bellperson())
+    job->witnesses = check_assignments(std::get<io::bellperson::Params>(circuit->key), req);
+  else
+    io::with_curve(circuit->curve, [&]<class C>() {
+      const auto& pk = std::get<groth16::ProvingKey<C>>(circuit->key);
+      Witnesses<C> ws(req.witness_paths.empty() ? parts : 0);
+      tbb::parallel_for(std::uint32_t(0), parts, [&](std::uint32_t i) {
+        const bool by_path = !req.witness_paths.empty();
+        const std::string label =
+            "witness of partition " + std::to_string(i) + (by_path ? " (" + req.witness_paths[i] + ")" : "");
+        std::error_code ec;
+        const std::size_t bytes =
+            by_path ? std::filesystem::file_size(req.witness_paths[i], ec) : req.witnesses[i].size();
+        if (ec) throw RequestError(label + ": " + ec.message());
+        if (bytes > config_.max_witness_bytes)
+          throw RequestError(label + " is " + std::to_string(bytes) + " bytes, over the " +
+                             std::to_string(config_.max_witness_bytes) + "-byte limit");
+        try {
+          if (by_path) {
+            const auto s = io::peek_wtns<C>(req.witness_paths[i]);
+            groth16::check_witness_shape(pk, s.count, s.first);
+          } else {
+            ws[i] = io::read_wtns_bytes<C>(std::move(req.witnesses[i]), label);
+            groth16::check_prove_inputs(pk, ws[i]);
+          }
+        } catch (const io::FormatError& e) {
+          throw RequestError(e.what());
+        } catch (const groth16::ProveError& e) {
+          throw RequestError(label + ": " + e.what());
         }
-      } catch (const io::FormatError& e) {
-        throw RequestError(e.what());
-      } catch (const groth16::ProveError& e) {
-        throw RequestError(label + ": " + e.what());
-      }
+      });
+      job->witnesses = std::move(ws);
     });
-    job->witnesses = std::move(ws);
-  });
   job->witness_paths = std::move(req.witness_paths);
 
   std::size_t position = 0;
@@ -430,6 +471,35 @@ void Engine::work(Worker& w) {
   }
 }
 
+// A bellperson circuit's partition: on the CPU for now, whatever the worker (the GPU path for these keys
+// is not written yet), so it never takes the GPU mutex.
+void Engine::prove_bellperson(Job& job, std::uint32_t partition, PartitionResult& r) {
+  namespace bp = groth16::bellperson;
+  const auto& params = std::get<io::bellperson::Params>(job.circuit->key);
+  bp::Assignment loaded;
+  if (!job.witness_paths.empty()) {
+    groth16::StageTimer t(&r.stages, "load_witness");
+    loaded = io::bellperson_assignment::read(job.witness_paths[partition]);
+  }
+  const auto& w =
+      job.witness_paths.empty() ? std::get<std::vector<bp::Assignment>>(job.witnesses)[partition] : loaded;
+  const auto t0 = Clock::now();
+  const auto proof = bp::prove(params, w, ff::random_nonzero_os<bp::Fr>(), ff::random_nonzero_os<bp::Fr>());
+  r.prove_ms = ms_between(t0, Clock::now());
+  const std::vector<bp::Fr> pub(w.inputs.begin() + 1, w.inputs.end());
+  if (config_.self_check) {
+    const auto tv = Clock::now();
+    const auto v = bp::verify(params.vk, pub, proof);
+    r.verify_ms = ms_between(tv, Clock::now());
+    if (!v.valid)
+      throw std::runtime_error("the proof failed its self-check (" + v.reason +
+                               "): the assignment does not satisfy the circuit; no proof was returned");
+  }
+  const auto bytes = bp::encode_proof(proof);
+  r.proof_bytes.assign(bytes.begin(), bytes.end());
+  r.public_json = io::public_to_json<Bls12_381>(pub);
+}
+
 PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partition) {
   PartitionResult r;
   {
@@ -440,48 +510,51 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
   const auto t0 = Clock::now();
   std::string prestage = "none";
   try {
-    io::with_curve(job.circuit->curve, [&]<class C>() {
-      using Fr = typename C::Fr;
-      const auto& pk = std::get<groth16::ProvingKey<C>>(job.circuit->key);
-      std::vector<Fr> loaded;  // a witness file, decoded here: outside the GPU region
-      if (!job.witness_paths.empty()) {
-        groth16::StageTimer t(&r.stages, "load_witness");
-        loaded = io::read_wtns<C>(job.witness_paths[partition]);
-        groth16::check_prove_inputs(pk, loaded);
-      }
-      const auto& witness =
-          job.witness_paths.empty() ? std::get<Witnesses<C>>(job.witnesses)[partition] : loaded;
-      const Fr rr = ff::random_nonzero_os<Fr>(), ss = ff::random_nonzero_os<Fr>();
-      groth16::Proof<C> proof;
-      if (!w.device) {
-        proof = groth16::prove(pk, witness, rr, ss, &r.stages);
-      } else {
-#ifdef CUZK_HAVE_CUDA
-        std::lock_guard gpu(w.device->gpu);  // the GPU region
-        auto& slot = w.device->keys[job.circuit->id];
-        if (slot.circuit != job.circuit) {  // first use on this GPU, or reloaded since
-          groth16::StageTimer t(&r.stages, "upload_key");
-          slot.circuit = job.circuit;
-          slot.key = std::make_unique<groth16::gpu::ResidentKey<C>>(pk, w.stream->get());
+    if (job.circuit->bellperson())
+      prove_bellperson(job, partition, r);
+    else
+      io::with_curve(job.circuit->curve, [&]<class C>() {
+        using Fr = typename C::Fr;
+        const auto& pk = std::get<groth16::ProvingKey<C>>(job.circuit->key);
+        std::vector<Fr> loaded;  // a witness file, decoded here: outside the GPU region
+        if (!job.witness_paths.empty()) {
+          groth16::StageTimer t(&r.stages, "load_witness");
+          loaded = io::read_wtns<C>(job.witness_paths[partition]);
+          groth16::check_prove_inputs(pk, loaded);
         }
-        const auto& key = *std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key);
-        prestage = key.points_on_device() ? "ok" : "fallback";
-        proof = groth16::gpu::prove(pk, key, witness, rr, ss, w.stream->get(), &r.stages);
+        const auto& witness =
+            job.witness_paths.empty() ? std::get<Witnesses<C>>(job.witnesses)[partition] : loaded;
+        const Fr rr = ff::random_nonzero_os<Fr>(), ss = ff::random_nonzero_os<Fr>();
+        groth16::Proof<C> proof;
+        if (!w.device) {
+          proof = groth16::prove(pk, witness, rr, ss, &r.stages);
+        } else {
+#ifdef CUZK_HAVE_CUDA
+          std::lock_guard gpu(w.device->gpu);  // the GPU region
+          auto& slot = w.device->keys[job.circuit->id];
+          if (slot.circuit != job.circuit) {  // first use on this GPU, or reloaded since
+            groth16::StageTimer t(&r.stages, "upload_key");
+            slot.circuit = job.circuit;
+            slot.key = std::make_unique<groth16::gpu::ResidentKey<C>>(pk, w.stream->get());
+          }
+          const auto& key = *std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key);
+          prestage = key.points_on_device() ? "ok" : "fallback";
+          proof = groth16::gpu::prove(pk, key, witness, rr, ss, w.stream->get(), &r.stages);
 #endif
-      }
-      r.prove_ms = ms_between(t0, Clock::now());
-      const std::vector<Fr> pub(witness.begin() + 1, witness.begin() + 1 + pk.n_public);
-      if (config_.self_check) {
-        const auto tv = Clock::now();
-        const auto v = groth16::verify(pk.verifying_key(), pub, proof);
-        r.verify_ms = ms_between(tv, Clock::now());
-        if (!v.valid)
-          throw std::runtime_error("the proof failed its self-check (" + v.reason +
-                                   "): the witness does not satisfy the circuit; no proof was returned");
-      }
-      r.proof_json = io::proof_to_json<C>(proof);
-      r.public_json = io::public_to_json<C>(pub);
-    });
+        }
+        r.prove_ms = ms_between(t0, Clock::now());
+        const std::vector<Fr> pub(witness.begin() + 1, witness.begin() + 1 + pk.n_public);
+        if (config_.self_check) {
+          const auto tv = Clock::now();
+          const auto v = groth16::verify(pk.verifying_key(), pub, proof);
+          r.verify_ms = ms_between(tv, Clock::now());
+          if (!v.valid)
+            throw std::runtime_error("the proof failed its self-check (" + v.reason +
+                                     "): the witness does not satisfy the circuit; no proof was returned");
+        }
+        r.proof_json = io::proof_to_json<C>(proof);
+        r.public_json = io::public_to_json<C>(pub);
+      });
     r.state = job.cancel ? PartitionState::kCancelled : PartitionState::kDone;
   } catch (const groth16::Cancelled&) {
     r.state = PartitionState::kCancelled;

@@ -23,6 +23,7 @@
 #include "engine/priority.hpp"
 #include "engine/repository.hpp"
 #include "engine/scheduler.hpp"
+#include "groth16/bellperson.hpp"
 #include "groth16/timings.hpp"
 
 namespace cuzk::engine {
@@ -51,7 +52,8 @@ struct SubmitRequest {
 
 struct PartitionResult {
   PartitionState state = PartitionState::kPending;
-  std::string proof_json, public_json;  // snarkjs JSON, when done
+  std::string proof_json, public_json;  // snarkjs JSON, when done (bellperson: public_json only)
+  std::string proof_bytes;              // bellperson circuits: the 192-byte proof
   std::string error;
   std::string worker;  // "cpu:0", "cuda:0/1", …
   groth16::StageTimings stages;
@@ -157,6 +159,9 @@ class Engine {
   struct Device;
   void work(Worker& worker);
   PartitionResult run_partition(Worker& worker, Job& job, std::uint32_t partition);
+  void prove_bellperson(Job& job, std::uint32_t partition, PartitionResult& r);
+  std::vector<groth16::bellperson::Assignment> check_assignments(const io::bellperson::Params& params,
+                                                                 SubmitRequest& req) const;
   void finish_partition(Job& job, std::uint32_t partition, PartitionResult result);
   // With mutex_ held: cancel the job's queued partitions; end the job once no partition is left.
   void stop_pending(Job& job);

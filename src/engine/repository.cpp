@@ -19,8 +19,29 @@ std::size_t key_bytes(const groth16::ProvingKey<Curve>& pk) {
          pk.b2.size() * sizeof(typename Curve::G2) + pk.coefs.size() * sizeof(pk.coefs[0]);
 }
 
-CircuitConfig read_config(const std::filesystem::path& file, const std::string& id) {
+std::size_t key_bytes(const io::bellperson::Params& p) {
+  return (p.h.size() + p.l.size() + p.a.size() + p.b_g1.size() + p.vk.ic.size()) *
+             sizeof(io::bellperson::G1) +
+         p.b_g2.size() * sizeof(io::bellperson::G2);
+}
+
+// The point vectors worth page-locking, by key kind.
+template <class F>
+void for_big_vectors(groth16::ProvingKey<Bn254>& pk, F&& f) {
+  f(pk.a), f(pk.b1), f(pk.b2), f(pk.c), f(pk.h);
+}
+template <class F>
+void for_big_vectors(groth16::ProvingKey<Bls12_381>& pk, F&& f) {
+  f(pk.a), f(pk.b1), f(pk.b2), f(pk.c), f(pk.h);
+}
+template <class F>
+void for_big_vectors(io::bellperson::Params& p, F&& f) {
+  f(p.h), f(p.l), f(p.a), f(p.b_g1), f(p.b_g2);
+}
+
+CircuitConfig read_config(const std::filesystem::path& file, const std::string& id, const std::string& kind) {
   CircuitConfig c;
+  c.kind = kind;
   if (!std::filesystem::exists(file)) return c;
   toml::table t;
   try {
@@ -29,8 +50,9 @@ CircuitConfig read_config(const std::filesystem::path& file, const std::string& 
     throw RepositoryError("circuit '" + id + "': " + file.string() + ": " + std::string(e.description()));
   }
   if (auto kind = t["kind"].value<std::string>()) c.kind = *kind;
-  if (c.kind != "groth16")
-    throw RepositoryError("circuit '" + id + "': kind \"" + c.kind + "\" is not supported (groth16)");
+  if (c.kind != "groth16" && c.kind != "bellperson")
+    throw RepositoryError("circuit '" + id + "': kind \"" + c.kind +
+                          "\" is not supported (groth16, bellperson)");
   if (auto p = t["partitions"].value<std::int64_t>()) {
     if (*p < 1 || *p > 1024)
       throw RepositoryError("circuit '" + id + "': partitions must be 1..1024, not " + std::to_string(*p));
@@ -66,9 +88,11 @@ void Repository::set_pinner(Pinner pin, std::size_t pinned_budget_bytes) {
 
 std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
   if (!valid_id(id)) throw RepositoryError("invalid circuit id '" + id + "'");
-  const auto dir = root_ / id, zkey = dir / "circuit.zkey";
-  if (!std::filesystem::is_regular_file(zkey))
-    throw RepositoryError("unknown circuit '" + id + "': no " + zkey.string());
+  const auto dir = root_ / id, zkey = dir / "circuit.zkey", params = dir / "circuit.params";
+  const bool has_zkey = std::filesystem::is_regular_file(zkey),
+             has_params = std::filesystem::is_regular_file(params);
+  if (!has_zkey && !has_params)
+    throw RepositoryError("unknown circuit '" + id + "': no " + zkey.string() + " or circuit.params");
   std::optional<Mapped> mapped;
   {
     std::lock_guard lock(mutex_);
@@ -84,7 +108,22 @@ std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
     mapped.reset();
   auto circuit = std::make_shared<Circuit>();
   circuit->id = id;
-  circuit->config = read_config(dir / "circuit.toml", id);
+  circuit->config = read_config(dir / "circuit.toml", id, has_zkey ? "groth16" : "bellperson");
+  if (circuit->config.kind == "bellperson") {
+    if (!has_params)
+      throw RepositoryError("circuit '" + id + "': kind \"bellperson\" needs " + params.string());
+    try {
+      auto p = io::bellperson::read_params(params.string());
+      circuit->curve = io::CurveId::bls12_381;
+      circuit->bytes = key_bytes(p);
+      circuit->key = std::move(p);
+    } catch (const io::FormatError& e) {
+      throw RepositoryError("circuit '" + id + "': " + e.what());
+    }
+    pin(*circuit);
+    return circuit;
+  }
+  if (!has_zkey) throw RepositoryError("circuit '" + id + "': kind \"groth16\" needs " + zkey.string());
   try {
     circuit->curve = mapped ? mapped->curve : io::peek_curve(zkey.string());
     io::with_curve(circuit->curve, [&]<class C>() {
@@ -111,16 +150,15 @@ void Repository::pin(Circuit& c) {
   }
   try {
     std::visit(
-        [&](auto& pk) {
-          const auto lock_range = [&](auto& v) {
+        [&](auto& key) {
+          for_big_vectors(key, [&](auto& v) {
             if (v.empty()) return;
             const std::size_t n = v.size() * sizeof(v[0]);
             auto handle = pinner_(v.data(), n);
             if (!handle) throw std::runtime_error("the range is locked differently already");
             c.pins.push_back(std::move(handle));
             c.pinned_bytes += n;
-          };
-          lock_range(pk.a), lock_range(pk.b1), lock_range(pk.b2), lock_range(pk.c), lock_range(pk.h);
+          });
         },
         c.key);
   } catch (const std::exception&) {  // e.g. the OS's locked-memory limit: the key stays pageable
@@ -147,6 +185,7 @@ void Repository::make_room(std::size_t bytes) {
 
 void Repository::demote_to_mapped(const std::string& id, const Circuit& c) {
   const auto zkey = root_ / id / "circuit.zkey";
+  if (c.bellperson()) return;  // .params reload from disk (the mapped tier holds .zkey files)
   try {
     Mapped m{c.curve, std::filesystem::file_size(zkey), std::filesystem::last_write_time(zkey),
              std::make_unique<io::MappedFile>(zkey.string())};
@@ -220,7 +259,9 @@ std::vector<CircuitInfo> Repository::list() const {
   std::error_code ec;
   for (const auto& d : std::filesystem::directory_iterator(root_, ec)) {
     const std::string id = d.path().filename().string();
-    if (d.is_directory() && valid_id(id) && std::filesystem::exists(d.path() / "circuit.zkey"))
+    if (d.is_directory() && valid_id(id) &&
+        (std::filesystem::exists(d.path() / "circuit.zkey") ||
+         std::filesystem::exists(d.path() / "circuit.params")))
       out.push_back({id, Tier::kDisk, 0, 0, 0});
   }
   std::lock_guard lock(mutex_);

@@ -1,7 +1,9 @@
 // The circuit repository: a directory with one folder per circuit id,
 //
-//   <root>/<id>/circuit.zkey     the proving key (snarkjs Groth16; bellperson .params later)
-//   <root>/<id>/circuit.toml     optional: kind = "groth16", partitions = 1, priority = "normal"
+//   <root>/<id>/circuit.zkey     the proving key: snarkjs Groth16 (kind "groth16"), or
+//   <root>/<id>/circuit.params   a bellperson (Filecoin) key (kind "bellperson"; docs/filecoin.md)
+//   <root>/<id>/circuit.toml     optional: kind (default: from the key file), partitions = 1, priority =
+//   "normal"
 //
 // Keys load on demand (or by preload) and stay in host memory, shared by the jobs that use them
 // (shared_ptr reference counts). Residency tiers, fastest first:
@@ -36,6 +38,7 @@
 #include "ec/bn254.hpp"
 #include "engine/priority.hpp"
 #include "groth16/types.hpp"
+#include "io/bellperson.hpp"
 #include "io/curve_id.hpp"
 #include "io/mapped_file.hpp"
 
@@ -47,7 +50,7 @@ struct RepositoryError : std::runtime_error {
 };
 
 struct CircuitConfig {
-  std::string kind = "groth16";
+  std::string kind = "groth16";  // or "bellperson"
   std::uint32_t partitions = 1;  // proofs per job (independent proofs over one key)
   Priority priority = Priority::kNormal;
 };
@@ -57,7 +60,8 @@ struct Circuit {
   io::CurveId curve;
   CircuitConfig config;
   std::size_t bytes = 0;  // host memory the key occupies
-  std::variant<groth16::ProvingKey<Bn254>, groth16::ProvingKey<Bls12_381>> key;
+  std::variant<groth16::ProvingKey<Bn254>, groth16::ProvingKey<Bls12_381>, io::bellperson::Params> key;
+  bool bellperson() const { return std::holds_alternative<io::bellperson::Params>(key); }
   // Page-lock registrations of the key's big vectors; declared after `key` so that they are released
   // before the memory they cover.
   std::vector<std::shared_ptr<void>> pins;

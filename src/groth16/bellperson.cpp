@@ -60,21 +60,27 @@ std::size_t Density::popcount() const {
   return n;
 }
 
-void check(const io::bellperson::Params& p, const Assignment& w) {
-  auto need = [](bool ok, const std::string& what) {
-    if (!ok) throw Error(what);
-  };
+namespace {
+void need(bool ok, const std::string& what) {
+  if (!ok) throw Error(what);
+}
+}  // namespace
+
+void check_sizes(const io::bellperson::Params& p, std::size_t abc, std::size_t inputs, std::size_t aux) {
   const std::size_t m = p.h.size() + 1;
+  need(inputs == p.vk.ic.size(), "the assignment has " + std::to_string(inputs) +
+                                     " inputs (ONE included) but the key's ic has " +
+                                     std::to_string(p.vk.ic.size()));
+  need(aux == p.l.size(), "the assignment has " + std::to_string(aux) + " aux values but the key's l has " +
+                              std::to_string(p.l.size()));
+  need(abc >= inputs, "a, b and c must include one input constraint per input");
+  need(abc <= m, std::to_string(abc) + " constraints do not fit the key's domain of " + std::to_string(m));
+}
+
+void check(const io::bellperson::Params& p, const Assignment& w) {
   need(!w.inputs.empty() && w.inputs[0].is_one(), "the input assignment must start with ONE (1)");
-  need(w.inputs.size() == p.vk.ic.size(), "the assignment has " + std::to_string(w.inputs.size()) +
-                                              " inputs (ONE included) but the key's ic has " +
-                                              std::to_string(p.vk.ic.size()));
-  need(w.aux.size() == p.l.size(), "the assignment has " + std::to_string(w.aux.size()) +
-                                       " aux values but the key's l has " + std::to_string(p.l.size()));
   need(w.a.size() == w.b.size() && w.b.size() == w.c.size(), "a, b and c have different lengths");
-  need(w.a.size() >= w.inputs.size(), "a, b and c must include one input constraint per input");
-  need(w.a.size() <= m,
-       std::to_string(w.a.size()) + " constraints do not fit the key's domain of " + std::to_string(m));
+  check_sizes(p, w.a.size(), w.inputs.size(), w.aux.size());
   need(w.a_aux.bits == w.aux.size() && w.b_aux.bits == w.aux.size() && w.b_inputs.bits == w.inputs.size(),
        "a density bitmap's length differs from its assignment's");
   for (const Density* d : {&w.a_aux, &w.b_aux, &w.b_inputs})

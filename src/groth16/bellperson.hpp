@@ -57,6 +57,9 @@ struct Error : std::runtime_error {
 
 // Throws Error unless the assignment fits the key (every size and popcount the key implies).
 void check(const io::bellperson::Params& params, const Assignment& w);
+// The part of it that needs only the sizes (a file's header, before its values are read).
+void check_sizes(const io::bellperson::Params& params, std::size_t abc_size, std::size_t inputs_size,
+                 std::size_t aux_size);
 
 // The m − 1 coefficients of H = (A·B − C)/Z, m = params.h.size() + 1.
 std::vector<Fr> quotient(const Assignment& w, std::size_t m);

@@ -85,7 +85,10 @@ void fill(const engine::JobResult& r, v1::AwaitProofResponse& out) {
   for (const auto& p : r.partitions) {
     gpu += p.prove_ms;
     if (r.status == JobStatus::kCompleted) {
-      out.add_proof_json(p.proof_json);
+      if (p.proof_bytes.empty())
+        out.add_proof_json(p.proof_json);
+      else
+        out.mutable_proof()->append(p.proof_bytes);  // bellperson: 192 bytes per partition, in order
       out.add_public_json(p.public_json);
     }
   }

@@ -297,6 +297,38 @@ TEST(Daemon, WitnessFilesByPathOnTheUnixSocket) {
   EXPECT_EQ(not_wtns.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << not_wtns.error_message();
 }
 
+// A Filecoin PoRep-kind job on a bellperson circuit of 10 partitions: AwaitProofResponse.proof carries the
+// 1,920 bytes, partition k's proof at [192k, 192k + 192), each verified here with our verifier.
+TEST(Daemon, BellpersonPorepJobReturns1920Bytes) {
+  namespace bp = groth16::bellperson;
+  test::TempRepository repo;
+  repo.add_bellperson("porep32", 10, 10);
+  const auto dir = std::filesystem::absolute(repo.root() / "porep32");
+  Daemon d(repo.root());
+  v1::ProveRequest req;
+  auto* s = req.mutable_submit();
+  s->set_circuit_id("porep32");
+  s->set_proof_kind(v1::POREP_SEAL_COMMIT);
+  for (int i = 0; i < 10; ++i)
+    s->add_witness_paths((dir / ("assignment-" + std::to_string(i) + ".bin")).string());
+  v1::ProveResponse resp;
+  grpc::ClientContext ctx;
+  ASSERT_TRUE(d.stub().Prove(&ctx, req, &resp).ok());
+  const auto& r = resp.result();
+  ASSERT_EQ(r.status(), v1::AwaitProofResponse::COMPLETED) << r.error_message();
+  ASSERT_EQ(r.proof().size(), 1920u);
+  ASSERT_EQ(r.public_json_size(), 10);
+  EXPECT_EQ(r.proof_json_size(), 0);
+  const auto params = io::bellperson::read_params((dir / "circuit.params").string());
+  for (int k = 0; k < 10; ++k) {
+    const auto proof = bp::decode_proof(
+        std::span(reinterpret_cast<const std::uint8_t*>(r.proof().data()) + 192 * k, 192), "proof", k);
+    EXPECT_TRUE(
+        bp::verify(params.vk, io::public_from_json<Bls12_381>(r.public_json(k), "public"), proof).valid)
+        << "partition " << k;
+  }
+}
+
 // Over TCP a client may only name files under daemon.witness_dir (the service's policy, called directly).
 TEST(ProvingService, WitnessPathsOutsideTheWitnessDirAreRefused) {
   test::TempRepository repo;

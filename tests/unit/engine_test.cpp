@@ -273,12 +273,59 @@ TEST(Engine, BadRequestsAreClearErrorsAndHarmNothing) {
   EXPECT_EQ(ok.status, JobStatus::kCompleted) << ok.error;
 }
 
+TEST(Engine, BellpersonCircuitOfTenPartitionsReturns1920Bytes) {
+  namespace bp = groth16::bellperson;
+  test::TempRepository repo;
+  const auto inline_parts = repo.add_bellperson("porep", 10, 10);
+  repo.add_bellperson("other", 11, 1);
+  Engine e(cpu_config(repo.root(), 2));
+  const auto dir = repo.root() / "porep";
+  const auto params = io::bellperson::read_params((dir / "circuit.params").string());
+  std::vector<std::string> paths;
+  for (int i = 0; i < 10; ++i) paths.push_back((dir / ("assignment-" + std::to_string(i) + ".bin")).string());
+  for (const bool by_path : {true, false}) {
+    SubmitRequest q{"p", "porep", std::nullopt, by_path ? decltype(inline_parts){} : inline_parts,
+                    by_path ? paths : std::vector<std::string>{}};
+    const auto r = e.await(e.submit(q).job_id);
+    ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+    std::string all;
+    for (std::size_t k = 0; k < r.partitions.size(); ++k) {
+      const auto& p = r.partitions[k];
+      ASSERT_EQ(p.proof_bytes.size(), 192u);
+      all += p.proof_bytes;
+      const auto proof = bp::decode_proof(
+          std::span(reinterpret_cast<const std::uint8_t*>(p.proof_bytes.data()), 192), "proof", k);
+      EXPECT_TRUE(
+          bp::verify(params.vk, io::public_from_json<Bls12_381>(p.public_json, "public"), proof).valid);
+    }
+    EXPECT_EQ(all.size(), 1920u);
+  }
+  const auto circuits = e.status().circuits;
+  EXPECT_TRUE(std::any_of(circuits.begin(), circuits.end(), [](const auto& c) { return c.id == "porep"; }));
+
+  // Another circuit's assignment, a file that is not an assignment, a snarkjs witness: clear errors.
+  auto refused = [&](SubmitRequest q, const std::string& needle) {
+    try {
+      e.submit(std::move(q));
+      ADD_FAILURE() << "accepted: " << needle;
+    } catch (const RequestError& err) {
+      EXPECT_NE(std::string(err.what()).find(needle), std::string::npos) << err.what();
+    }
+  };
+  auto other = paths;
+  other[3] = (repo.root() / "other" / "assignment-0.bin").string();
+  refused({"p", "porep", std::nullopt, {}, other}, "partition 3");
+  other[3] = (dir / "circuit.params").string();
+  refused({"p", "porep", std::nullopt, {}, other}, "CZKA");
+}
+
 TEST(Engine, WitnessFilesAreCheckedAtSubmitAndDecodedWhenTheirPartitionRuns) {
   test::TempRepository repo;
   repo.add<Bn254>("two", 300, 2, "partitions = 2\n");
   repo.add<Bn254>("other", 80, 1);
   const auto dir = repo.root() / "two";
-  const std::vector<std::string> files = {(dir / "witness-0.wtns").string(), (dir / "witness-1.wtns").string()};
+  const std::vector<std::string> files = {(dir / "witness-0.wtns").string(),
+                                          (dir / "witness-1.wtns").string()};
   Engine e(cpu_config(repo.root()));
   SubmitRequest good{"f", "two", std::nullopt, {}, files};
   const auto r = e.await(e.submit(good).job_id);

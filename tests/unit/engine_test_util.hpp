@@ -10,9 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "groth16/bellperson.hpp"
 #include "groth16/setup.hpp"
+#include "io/bellperson.hpp"
+#include "io/bellperson_assignment.hpp"
 #include "io/wtns.hpp"
 #include "io/zkey.hpp"
+#include "r1cs/porep_like.hpp"
 #include "r1cs/synthetic.hpp"
 
 namespace cuzk::test {
@@ -51,6 +55,26 @@ class TempRepository {
       const auto w = r1cs::mulchain<Curve>(n, 100 + k).witness;
       const auto path = dir / ("witness-" + std::to_string(k) + ".wtns");
       io::write_wtns<Curve>(path.string(), w);
+      out.push_back(file_bytes(path));
+    }
+    return out;
+  }
+
+  // Adds a bellperson circuit `id` (PoRep-shaped, domain 2^k, `partitions` per job): circuit.params,
+  // circuit.toml and assignment-<i>.bin (binary assignments, one per partition); returns their bytes.
+  std::vector<std::vector<std::uint8_t>> add_bellperson(const std::string& id, unsigned k,
+                                                        unsigned partitions) {
+    namespace bp = groth16::bellperson;
+    const auto dir = root_ / id;
+    std::filesystem::create_directories(dir);
+    const auto g = r1cs::porep_like<bp::Fr>(k, 40 + k, partitions);
+    io::bellperson::write_params((dir / "circuit.params").string(),
+                                 bp::setup(g.system, groth16::random_toxic_waste<bp::Curve>()));
+    std::ofstream(dir / "circuit.toml") << "partitions = " << partitions << "\n";
+    std::vector<std::vector<std::uint8_t>> out;
+    for (unsigned i = 0; i < partitions; ++i) {
+      const auto path = dir / ("assignment-" + std::to_string(i) + ".bin");
+      io::bellperson_assignment::write(path.string(), bp::synthesize(g.system, g.witnesses[i]));
       out.push_back(file_bytes(path));
     }
     return out;

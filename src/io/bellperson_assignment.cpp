@@ -1,0 +1,108 @@
+#include "io/bellperson_assignment.hpp"
+
+#include <cstring>
+#include <fstream>
+
+#include "io/error.hpp"
+#include "io/mapped_file.hpp"
+
+namespace cuzk::io::bellperson_assignment {
+
+namespace {
+
+using groth16::bellperson::Assignment;
+using groth16::bellperson::Density;
+using groth16::bellperson::Fr;
+
+constexpr std::size_t kHeaderBytes = 4 + 4 + 3 * 8;
+
+std::uint64_t words(std::uint64_t bits) {
+  return (bits + 63) / 64;
+}
+
+Header parse_header(std::span<const std::uint8_t> b, const std::string& name) {
+  if (b.size() < kHeaderBytes || std::memcmp(b.data(), "CZKA", 4) != 0)
+    throw FormatError(name, "not a binary bellperson assignment (magic \"CZKA\")");
+  std::uint32_t version = 0;
+  std::memcpy(&version, b.data() + 4, 4);
+  if (version != 1) throw FormatError(name, "version " + std::to_string(version) + " (expected 1)");
+  Header h;
+  std::memcpy(&h.abc_size, b.data() + 8, 8);
+  std::memcpy(&h.inputs_size, b.data() + 16, 8);
+  std::memcpy(&h.aux_size, b.data() + 24, 8);
+  const std::uint64_t limit = std::uint64_t{1} << 40;  // sizes beyond any circuit: a corrupt header
+  if (h.abc_size > limit || h.inputs_size > limit || h.aux_size > limit)
+    throw FormatError(name, "implausible sizes in the header");
+  const std::uint64_t want = kHeaderBytes + 32 * (3 * h.abc_size + h.inputs_size + h.aux_size) +
+                             8 * (2 * words(h.aux_size) + words(h.inputs_size));
+  if (b.size() != want)
+    throw FormatError(name,
+                      std::to_string(b.size()) + " bytes, but its header implies " + std::to_string(want));
+  return h;
+}
+
+Assignment parse(std::span<const std::uint8_t> b, const std::string& name) {
+  const Header h = parse_header(b, name);
+  std::size_t at = kHeaderBytes;
+  auto scalars = [&](std::uint64_t n, const char* what) {
+    std::vector<Fr> v(n);
+    for (std::uint64_t i = 0; i < n; ++i, at += 32) {
+      ff::BigInt<4> raw;
+      std::memcpy(raw.v, b.data() + at, 32);
+      if (!ff::bigint_less(raw, Fr::modulus()))
+        throw FormatError(name, std::string(what) + "[" + std::to_string(i) + "] is not reduced (≥ r)");
+      v[i] = Fr::from_raw(raw);
+    }
+    return v;
+  };
+  auto density = [&](std::uint64_t bits) {
+    Density d = Density::of_size(bits);
+    std::memcpy(d.words.data(), b.data() + at, 8 * d.words.size());
+    at += 8 * d.words.size();
+    if (bits % 64) d.words.back() &= (std::uint64_t{1} << (bits % 64)) - 1;
+    return d;
+  };
+  Assignment w;
+  w.a = scalars(h.abc_size, "a");
+  w.b = scalars(h.abc_size, "b");
+  w.c = scalars(h.abc_size, "c");
+  w.inputs = scalars(h.inputs_size, "inputs");
+  w.aux = scalars(h.aux_size, "aux");
+  w.a_aux = density(h.aux_size);
+  w.b_inputs = density(h.inputs_size);
+  w.b_aux = density(h.aux_size);
+  return w;
+}
+
+}  // namespace
+
+Assignment read(const std::string& path) {
+  const MappedFile f(path);
+  return parse(f.bytes(), path);
+}
+
+Assignment read_bytes(std::vector<std::uint8_t> bytes, const std::string& name) {
+  return parse(bytes, name);
+}
+
+Header peek(const std::string& path) {
+  const MappedFile f(path);
+  return parse_header(f.bytes(), path);
+}
+
+void write(const std::string& path, const Assignment& w) {
+  std::ofstream out(path, std::ios::binary);
+  const std::uint32_t version = 1;
+  const std::uint64_t n[3] = {w.a.size(), w.inputs.size(), w.aux.size()};
+  out.write("CZKA", 4);
+  out.write(reinterpret_cast<const char*>(&version), 4);
+  out.write(reinterpret_cast<const char*>(n), sizeof n);
+  for (const auto* v : {&w.a, &w.b, &w.c, &w.inputs, &w.aux})
+    out.write(reinterpret_cast<const char*>(v->data()), static_cast<std::streamsize>(v->size() * sizeof(Fr)));
+  for (const auto* d : {&w.a_aux, &w.b_inputs, &w.b_aux})
+    out.write(reinterpret_cast<const char*>(d->words.data()),
+              static_cast<std::streamsize>(d->words.size() * 8));
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace cuzk::io::bellperson_assignment
