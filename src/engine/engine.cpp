@@ -207,6 +207,22 @@ std::shared_ptr<Engine::Job> Engine::find(const std::string& job_id) const {
   return it != jobs_.end() && it->second->id == job_id ? it->second : nullptr;
 }
 
+// "<what> of partition i (path)", once the witness's size (inline or on disk) is known to be within the
+// limit.
+std::string Engine::sized_witness(const SubmitRequest& req, std::size_t i, const char* what) const {
+  const bool by_path = !req.witness_paths.empty();
+  const std::string label = std::string(what) + " of partition " + std::to_string(i) +
+                            (by_path ? " (" + req.witness_paths[i] + ")" : "");
+  std::error_code ec;
+  const std::size_t bytes =
+      by_path ? std::filesystem::file_size(req.witness_paths[i], ec) : req.witnesses[i].size();
+  if (ec) throw RequestError(label + ": " + ec.message());
+  if (bytes > config_.max_witness_bytes)
+    throw RequestError(label + " is " + std::to_string(bytes) + " bytes, over the " +
+                       std::to_string(config_.max_witness_bytes) + "-byte limit");
+  return label;
+}
+
 // A bellperson circuit's partition witnesses are binary assignments (io/bellperson_assignment.hpp): inline
 // ones are decoded and checked against the key now, files by their header (and decoded when they run).
 std::vector<groth16::bellperson::Assignment> Engine::check_assignments(const io::bellperson::Params& params,
@@ -215,15 +231,7 @@ std::vector<groth16::bellperson::Assignment> Engine::check_assignments(const io:
   const std::size_t parts = by_path ? req.witness_paths.size() : req.witnesses.size();
   std::vector<groth16::bellperson::Assignment> out(by_path ? 0 : parts);
   tbb::parallel_for(std::size_t(0), parts, [&](std::size_t i) {
-    const std::string label =
-        "assignment of partition " + std::to_string(i) + (by_path ? " (" + req.witness_paths[i] + ")" : "");
-    std::error_code ec;
-    const std::size_t bytes =
-        by_path ? std::filesystem::file_size(req.witness_paths[i], ec) : req.witnesses[i].size();
-    if (ec) throw RequestError(label + ": " + ec.message());
-    if (bytes > config_.max_witness_bytes)
-      throw RequestError(label + " is " + std::to_string(bytes) + " bytes, over the " +
-                         std::to_string(config_.max_witness_bytes) + "-byte limit");
+    const std::string label = sized_witness(req, i, "assignment");
     try {
       if (by_path) {
         const auto h = io::bellperson_assignment::peek(req.witness_paths[i]);
@@ -274,15 +282,7 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
       Witnesses<C> ws(req.witness_paths.empty() ? parts : 0);
       tbb::parallel_for(std::uint32_t(0), parts, [&](std::uint32_t i) {
         const bool by_path = !req.witness_paths.empty();
-        const std::string label =
-            "witness of partition " + std::to_string(i) + (by_path ? " (" + req.witness_paths[i] + ")" : "");
-        std::error_code ec;
-        const std::size_t bytes =
-            by_path ? std::filesystem::file_size(req.witness_paths[i], ec) : req.witnesses[i].size();
-        if (ec) throw RequestError(label + ": " + ec.message());
-        if (bytes > config_.max_witness_bytes)
-          throw RequestError(label + " is " + std::to_string(bytes) + " bytes, over the " +
-                             std::to_string(config_.max_witness_bytes) + "-byte limit");
+        const std::string label = sized_witness(req, i, "witness");
         try {
           if (by_path) {
             const auto s = io::peek_wtns<C>(req.witness_paths[i]);

@@ -160,6 +160,7 @@ class Engine {
   void work(Worker& worker);
   PartitionResult run_partition(Worker& worker, Job& job, std::uint32_t partition);
   void prove_bellperson(Job& job, std::uint32_t partition, PartitionResult& r);
+  std::string sized_witness(const SubmitRequest& req, std::size_t i, const char* what) const;
   std::vector<groth16::bellperson::Assignment> check_assignments(const io::bellperson::Params& params,
                                                                  SubmitRequest& req) const;
   void finish_partition(Job& job, std::uint32_t partition, PartitionResult result);
