@@ -114,6 +114,41 @@ std::vector<Fr> quotient(const Assignment& w, std::size_t m) {
   return a;
 }
 
+std::size_t snarkjs_position_step(std::size_t m) {
+  const auto d = domain_of(m);
+  const Fr w5 = poly::root_of_unity<Fr>(d.log_n);
+  // Discrete logarithm in a cyclic group of order 2^k, one bit at a time: with j's low bits known, the next
+  // bit is set when (ω7·ω5^−j)^(m/2^(b+1)) ≠ 1.
+  std::size_t j = 0;
+  for (std::size_t b = 0; b < d.log_n; ++b) {
+    const Fr rest = d.omega * w5.pow(static_cast<std::uint64_t>(m - j));
+    if (!rest.pow(static_cast<std::uint64_t>(m >> (b + 1))).is_one()) j |= std::size_t{1} << b;
+  }
+  if (w5.pow(static_cast<std::uint64_t>(j)) != d.omega) throw Error("no discrete logarithm of ω7 in base ω5");
+  return j;
+}
+
+std::vector<Fr> quotient_in_snarkjs_order(const Assignment& w, std::size_t m) {
+  const poly::Domain<Fr> d(static_cast<std::size_t>(std::countr_zero(m)));  // ω5, snarkjs's root
+  const std::size_t j = snarkjs_position_step(m);
+  // The odd coset ω_2m·ω^i, as the snarkjs prover (and the GPU NTT) uses; Z is −2 there.
+  const Fr shift = poly::root_of_unity<Fr>(d.log_n + 1);
+  auto coset_values = [&](const std::vector<Fr>& v) {
+    std::vector<Fr> x(m, Fr::zero());
+    for (std::size_t k = 0; k < v.size(); ++k) x[(j * k) & (m - 1)] = v[k];
+    ntt::inverse(x.data(), d);
+    ntt::coset_forward(x.data(), d, shift);
+    return x;
+  };
+  std::vector<Fr> a = coset_values(w.a);
+  const std::vector<Fr> b = coset_values(w.b), c = coset_values(w.c);
+  const Fr z_inv = (shift.pow(static_cast<std::uint64_t>(m)) - Fr::one()).inverse();
+  tbb::parallel_for(std::size_t(0), m, [&](std::size_t i) { a[i] = (a[i] * b[i] - c[i]) * z_inv; });
+  ntt::coset_inverse(a.data(), d, shift);
+  a.resize(m - 1);
+  return a;
+}
+
 Proof<Curve> prove(const io::bellperson::Params& p, const Assignment& w, const Fr& r, const Fr& s) {
   check(p, w);
   using G1 = Curve::G1Cfg;

@@ -3,7 +3,6 @@
 // file writer and reader, tampering is rejected, the 192-byte encoding round-trips, and an assignment that
 // does not fit the key is a clear error.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <bit>
@@ -106,6 +105,17 @@ TEST(BellpersonProver, QuotientIsExactForASatisfiedAssignment) {
   for (std::size_t i = h.size(); i-- > 0;) hx = hx * x + h[i];
   const Fr zx = x.pow(static_cast<std::uint64_t>(m)) - Fr::one();
   EXPECT_EQ(hx * zx, eval_interpolant(w.a) * eval_interpolant(w.b) - eval_interpolant(w.c));
+}
+
+TEST(BellpersonProver, QuotientInSnarkjsOrderIsTheSame) {
+  const auto& f = fixture();
+  const auto w = synthesize(f.circuit.system, f.circuit.witnesses[1]);
+  const std::size_t m = f.params.h.size() + 1;
+  const std::size_t j = snarkjs_position_step(m);
+  EXPECT_EQ(j % 2, 1u);  // a generator of the 2^k-th roots
+  EXPECT_EQ(poly::root_of_unity<Fr>(std::countr_zero(m)).pow(static_cast<std::uint64_t>(j)),
+            poly::root_of_unity_from<Fr>(7, std::countr_zero(m)));
+  EXPECT_EQ(quotient_in_snarkjs_order(w, m), quotient(w, m));
 }
 
 TEST(BellpersonProver, AssignmentsThatDoNotFitTheKeyAreClearErrors) {
