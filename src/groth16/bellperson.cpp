@@ -38,10 +38,14 @@ std::vector<Fr> select(std::span<const Fr> head, const Density* head_density, st
   return out;
 }
 
+// Witness-side MSMs take the split form (zeros skipped, ones batch-added: most PoRep values are bits);
+// the quotient's dense coefficients take plain Pippenger.
 template <class Cfg>
-ec::Jacobian<Cfg> msm_of(const std::vector<ec::Affine<Cfg>>& bases, const std::vector<Fr>& scalars) {
+ec::Jacobian<Cfg> msm_of(const std::vector<ec::Affine<Cfg>>& bases, const std::vector<Fr>& scalars,
+                         bool witness = true) {
   const auto plain = msm::plain_scalars(scalars.data(), scalars.size());
-  return msm::pippenger<Cfg>(bases.data(), plain.data(), scalars.size());
+  return witness ? msm::split_msm<Cfg>(bases.data(), plain.data(), scalars.size())
+                 : msm::pippenger<Cfg>(bases.data(), plain.data(), scalars.size());
 }
 
 // Which columns have a non-zero coefficient somewhere in m.
@@ -160,7 +164,7 @@ Proof<Curve> prove(const io::bellperson::Params& p, const Assignment& w, const F
   m.a = msm_of<G1>(p.a, a);
   m.b1 = msm_of<G1>(p.b_g1, b);
   m.b2 = msm_of<G2>(p.b_g2, b);
-  m.c = msm_of<G1>(p.h, h) + msm_of<G1>(p.l, w.aux);
+  m.c = msm_of<G1>(p.h, h, false) + msm_of<G1>(p.l, w.aux);
   if (p.vk.delta1.is_infinity() || p.vk.delta2.is_infinity())
     throw Error("the key's δ is the identity (UnexpectedIdentity)");
   return assemble<Curve>(BlindingPoints<Curve>{p.vk.alpha1, p.vk.beta1, p.vk.delta1, p.vk.beta2, p.vk.delta2},
