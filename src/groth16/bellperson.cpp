@@ -98,24 +98,33 @@ void check(const io::bellperson::Params& p, const Assignment& w) {
            std::to_string(nb));
 }
 
-std::vector<Fr> quotient(const Assignment& w, std::size_t m) {
-  const auto d = domain_of(m);
-  const Fr shift = Fr::from_u64(kGenerator);
+namespace {
+
+// The quotient's m − 1 coefficients with constraint k placed at point ω^(step·k) of domain d: a, b, c are
+// interpolated, evaluated on the coset shift·ω^i, divided there by Z = shift^m − 1, and brought back.
+std::vector<Fr> quotient_on(const Assignment& w, const poly::Domain<Fr>& d, std::size_t step,
+                            const Fr& shift) {
+  const std::size_t m = d.n;
   auto coset_values = [&](const std::vector<Fr>& v) {
     std::vector<Fr> x(m, Fr::zero());
-    std::copy(v.begin(), v.end(), x.begin());
-    ntt::inverse(x.data(), d);  // coefficients of the interpolant on ω^k
+    for (std::size_t k = 0; k < v.size(); ++k) x[(step * k) & (m - 1)] = v[k];
+    ntt::inverse(x.data(), d);  // coefficients of the interpolant
     ntt::coset_forward(x.data(), d, shift);
     return x;
   };
   std::vector<Fr> a = coset_values(w.a);
   const std::vector<Fr> b = coset_values(w.b), c = coset_values(w.c);
-  // Z(x) = x^m − 1 is the constant 7^m − 1 on the coset.
   const Fr z_inv = (shift.pow(static_cast<std::uint64_t>(m)) - Fr::one()).inverse();
   tbb::parallel_for(std::size_t(0), m, [&](std::size_t i) { a[i] = (a[i] * b[i] - c[i]) * z_inv; });
   ntt::coset_inverse(a.data(), d, shift);
   a.resize(m - 1);  // degree ≤ m − 2 when the constraints hold
   return a;
+}
+
+}  // namespace
+
+std::vector<Fr> quotient(const Assignment& w, std::size_t m) {
+  return quotient_on(w, domain_of(m), 1, Fr::from_u64(kGenerator));
 }
 
 std::size_t snarkjs_position_step(std::size_t m) {
@@ -134,23 +143,8 @@ std::size_t snarkjs_position_step(std::size_t m) {
 
 std::vector<Fr> quotient_in_snarkjs_order(const Assignment& w, std::size_t m) {
   const poly::Domain<Fr> d(static_cast<std::size_t>(std::countr_zero(m)));  // ω5, snarkjs's root
-  const std::size_t j = snarkjs_position_step(m);
   // The odd coset ω_2m·ω^i, as the snarkjs prover (and the GPU NTT) uses; Z is −2 there.
-  const Fr shift = poly::root_of_unity<Fr>(d.log_n + 1);
-  auto coset_values = [&](const std::vector<Fr>& v) {
-    std::vector<Fr> x(m, Fr::zero());
-    for (std::size_t k = 0; k < v.size(); ++k) x[(j * k) & (m - 1)] = v[k];
-    ntt::inverse(x.data(), d);
-    ntt::coset_forward(x.data(), d, shift);
-    return x;
-  };
-  std::vector<Fr> a = coset_values(w.a);
-  const std::vector<Fr> b = coset_values(w.b), c = coset_values(w.c);
-  const Fr z_inv = (shift.pow(static_cast<std::uint64_t>(m)) - Fr::one()).inverse();
-  tbb::parallel_for(std::size_t(0), m, [&](std::size_t i) { a[i] = (a[i] * b[i] - c[i]) * z_inv; });
-  ntt::coset_inverse(a.data(), d, shift);
-  a.resize(m - 1);
-  return a;
+  return quotient_on(w, d, snarkjs_position_step(m), poly::root_of_unity<Fr>(d.log_n + 1));
 }
 
 Proof<Curve> prove(const io::bellperson::Params& p, const Assignment& w, const Fr& r, const Fr& s) {

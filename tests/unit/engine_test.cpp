@@ -34,6 +34,16 @@ void expect_valid(const std::filesystem::path& root, const std::string& circuit,
   EXPECT_TRUE(groth16::verify(pk.verifying_key(), pub, proof).valid);
 }
 
+// Submitting `q` must fail with a RequestError whose message contains `needle`.
+void expect_refused(Engine& e, SubmitRequest q, const std::string& needle) {
+  try {
+    e.submit(std::move(q));
+    ADD_FAILURE() << "accepted a request that should fail with '" << needle << "'";
+  } catch (const RequestError& err) {
+    EXPECT_NE(std::string(err.what()).find(needle), std::string::npos) << err.what();
+  }
+}
+
 TEST(Repository, LoadsOnDemandRejectsUnknownAndBadIds) {
   test::TempRepository repo;
   repo.add<Bn254>("small", 16);
@@ -247,19 +257,11 @@ TEST(Engine, BadRequestsAreClearErrorsAndHarmNothing) {
   auto other = repo.add<Bn254>("other", 80);
   auto bls = repo.add<Bls12_381>("bls", 50);
   Engine e(cpu_config(repo.root()));
-  auto expect_error = [&](SubmitRequest r, const std::string& needle) {
-    try {
-      e.submit(std::move(r));
-      ADD_FAILURE() << "accepted a request that should fail with '" << needle << "'";
-    } catch (const RequestError& err) {
-      EXPECT_NE(std::string(err.what()).find(needle), std::string::npos) << err.what();
-    }
-  };
-  expect_error({"x", "nope", std::nullopt, small}, "unknown circuit");
-  expect_error({"x", "small", std::nullopt, {{1, 2, 3}}}, "witness of partition 0");
-  expect_error({"x", "small", std::nullopt, other}, "signals");                 // another circuit's witness
-  expect_error({"x", "small", std::nullopt, bls}, "BLS12-381");                 // wrong curve
-  expect_error({"x", "small", std::nullopt, {}}, "takes 1 partition witness");  // none
+  expect_refused(e, {"x", "nope", std::nullopt, small}, "unknown circuit");
+  expect_refused(e, {"x", "small", std::nullopt, {{1, 2, 3}}}, "witness of partition 0");
+  expect_refused(e, {"x", "small", std::nullopt, other}, "signals");  // another circuit's witness
+  expect_refused(e, {"x", "small", std::nullopt, bls}, "BLS12-381");  // wrong curve
+  expect_refused(e, {"x", "small", std::nullopt, {}}, "takes 1 partition witness");  // none
   auto big = small[0];
   big.resize(4096);
   auto cfg = cpu_config(repo.root());
@@ -304,19 +306,11 @@ TEST(Engine, BellpersonCircuitOfTenPartitionsReturns1920Bytes) {
   EXPECT_TRUE(std::any_of(circuits.begin(), circuits.end(), [](const auto& c) { return c.id == "porep"; }));
 
   // Another circuit's assignment, a file that is not an assignment, a snarkjs witness: clear errors.
-  auto refused = [&](SubmitRequest q, const std::string& needle) {
-    try {
-      e.submit(std::move(q));
-      ADD_FAILURE() << "accepted: " << needle;
-    } catch (const RequestError& err) {
-      EXPECT_NE(std::string(err.what()).find(needle), std::string::npos) << err.what();
-    }
-  };
   auto other = paths;
   other[3] = (repo.root() / "other" / "assignment-0.bin").string();
-  refused({"p", "porep", std::nullopt, {}, other}, "partition 3");
+  expect_refused(e, {"p", "porep", std::nullopt, {}, other}, "partition 3");
   other[3] = (dir / "circuit.params").string();
-  refused({"p", "porep", std::nullopt, {}, other}, "CZKA");
+  expect_refused(e, {"p", "porep", std::nullopt, {}, other}, "CZKA");
 }
 
 TEST(Engine, WitnessFilesAreCheckedAtSubmitAndDecodedWhenTheirPartitionRuns) {
@@ -336,18 +330,11 @@ TEST(Engine, WitnessFilesAreCheckedAtSubmitAndDecodedWhenTheirPartitionRuns) {
                             [](const auto& s) { return s.first == "load_witness"; }));
 
   // Checked at submit: a missing file, another circuit's witness, inline and paths together.
-  auto refused = [&](SubmitRequest q, const std::string& needle) {
-    try {
-      e.submit(std::move(q));
-      ADD_FAILURE() << "accepted a request that should fail with '" << needle << "'";
-    } catch (const RequestError& err) {
-      EXPECT_NE(std::string(err.what()).find(needle), std::string::npos) << err.what();
-    }
-  };
-  refused({"f", "two", std::nullopt, {}, {files[0], (dir / "gone.wtns").string()}}, "gone.wtns");
-  refused({"f", "two", std::nullopt, {}, {files[0], (repo.root() / "other" / "witness-0.wtns").string()}},
-          "signals");
-  refused({"f", "two", std::nullopt, {{1}}, {files[0]}}, "not both");
+  expect_refused(e, {"f", "two", std::nullopt, {}, {files[0], (dir / "gone.wtns").string()}}, "gone.wtns");
+  expect_refused(
+      e, {"f", "two", std::nullopt, {}, {files[0], (repo.root() / "other" / "witness-0.wtns").string()}},
+      "signals");
+  expect_refused(e, {"f", "two", std::nullopt, {{1}}, {files[0]}}, "not both");
 
   // A file that goes bad after the job was accepted fails that partition with its name; the engine goes on.
   const auto copy = dir / "copy.wtns";
