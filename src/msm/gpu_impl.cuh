@@ -132,9 +132,34 @@ __global__ void accumulate_kernel(const ec::Affine<C>* points, std::size_t point
   flush(cur, run_begin, end, acc);
 }
 
+// A bucket whose run covers many segments (skewed scalars: a PoRep witness has a million values r − k that
+// share every upper digit, so one bucket per window gets them all) has many heads to add. Summing them in
+// merge_kernel's one thread took 215 ms of a 254 ms MSM; instead they are folded pairwise, one kernel per
+// level (stride 1, 2, 4, …), until head[t0 + 1] holds the sum of the bucket's heads t0+1..t1.
+__global__ void longest_run_kernel(const std::uint32_t* start, const std::uint32_t* end,
+                                   std::size_t buckets_n, unsigned* longest) {
+  const std::size_t b = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (b >= buckets_n || start[b] == end[b]) return;
+  atomicMax(longest, static_cast<unsigned>((end[b] - 1) / kSeg - start[b] / kSeg));
+}
+
+template <class C>
+__global__ void fold_heads_kernel(const std::uint32_t* keys, std::size_t total, std::uint32_t skip,
+                                  const std::uint32_t* start, const std::uint32_t* end, std::size_t stride,
+                                  Xyzz<C>* head) {
+  const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (t * kSeg >= total) return;
+  const std::uint32_t key = keys[t * kSeg];
+  if (key >= skip) return;
+  const std::size_t t0 = start[key] / kSeg, t1 = (end[key] - 1) / kSeg;
+  if (t <= t0) return;  // not a head: the segment where the run begins
+  const std::size_t j = t - (t0 + 1), heads = t1 - t0;
+  if (j % (2 * stride) == 0 && j + stride < heads) head[t] += head[t + stride];
+}
+
 // Per bucket, the sum of this slice's entries: partial[b] when its run lies inside one segment,
-// otherwise the tail of its first segment plus the heads of the following ones. The first slice stores
-// (infinity for untouched buckets), later slices add.
+// otherwise the tail of its first segment plus the heads of the following ones (folded into the first
+// head above). The first slice stores (infinity for untouched buckets), later slices add.
 template <class C>
 __global__ void merge_kernel(const std::uint32_t* start, const std::uint32_t* end, std::size_t buckets_n,
                              const Xyzz<C>* partial, const Xyzz<C>* head, const Xyzz<C>* tail,
@@ -148,12 +173,10 @@ __global__ void merge_kernel(const std::uint32_t* start, const std::uint32_t* en
   }
   const std::size_t t0 = s / kSeg, t1 = (e - 1) / kSeg;
   Xyzz<C> acc;
-  if (t0 == t1) {
+  if (t0 == t1)
     acc = partial[b];
-  } else {
-    acc = tail[t0];
-    for (std::size_t t = t0 + 1; t <= t1; ++t) acc += head[t];
-  }
+  else
+    acc = tail[t0] + head[t0 + 1];
   buckets[b] = first_slice ? acc : buckets[b] + acc;
 }
 
@@ -349,6 +372,7 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars, 
   cuda::DeviceBuffer<std::uint32_t> start(nb), end(nb);
   const std::size_t segments = (pairs + kSeg - 1) / kSeg;
   cuda::DeviceBuffer<Xyzz<C>> head(segments), tail(segments);
+  cuda::DeviceBuffer<unsigned> longest(1);
   std::size_t temp_bytes = 0;
   CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_sorted.data(),
                                                   vals.data(), vals_sorted.data(), pairs, 0, key_bits,
@@ -383,6 +407,17 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars, 
     cuda::check_last_launch("msm accumulate_kernel");
     points.release(slice, stream);
     trace.mark("accumulate");
+    longest.memset_async(0, stream);
+    longest_run_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(start.data(), end.data(), nb, longest.data());
+    cuda::check_last_launch("msm longest_run_kernel");
+    unsigned most_heads = 0;
+    longest.download(&most_heads, 1, stream);
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+    for (std::size_t stride = 1; stride < most_heads; stride *= 2) {
+      fold_heads_kernel<C><<<blocks_for((total + kSeg - 1) / kSeg), kThreads, 0, stream>>>(
+          keys_sorted.data(), total, skip, start.data(), end.data(), stride, head.data());
+      cuda::check_last_launch("msm fold_heads_kernel");
+    }
     merge_kernel<C><<<blocks_for(nb), kThreads, 0, stream>>>(
         start.data(), end.data(), nb, partial.data(), head.data(), tail.data(), begin == 0, buckets.data());
     cuda::check_last_launch("msm merge_kernel");

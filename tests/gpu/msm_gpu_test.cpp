@@ -63,6 +63,29 @@ TYPED_TEST(MsmGpuTest, PippengerMatchesCpu) {
   }
 }
 
+// Skew as in a PoRep witness: most scalars equal (r − 3 shares every upper digit, so one bucket per window
+// holds them all, over thousands of segments) and many equal small ones: the folded heads must add up.
+TYPED_TEST(MsmGpuTest, HeavilySkewedScalarsMatchCpu) {
+  CUZK_REQUIRE_GPU();
+  using Cfg = TypeParam;
+  using Fr = typename Cfg::Scalar;
+  constexpr bool g2 = sizeof(ec::Affine<Cfg>) > 96;
+  const std::size_t n = g2 ? 40000 : 300000;
+  auto c = make_case<Cfg>(n, n + 1);
+  const auto r_minus_3 = (-Fr::from_u64(3)).to_int(), five = Fr::from_u64(5).to_int();
+  for (std::size_t i = 0; i < n; ++i)
+    if (i % 20 < 17)
+      c.scalars[i] = r_minus_3;
+    else if (i % 20 == 17)
+      c.scalars[i] = five;
+  auto dp = test::to_device(c.points);
+  auto ds = test::to_device(c.scalars);
+  const auto expect = msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n);
+  EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr), expect);
+  msm::gpu::Options sliced{13, n / 3 + 1};
+  EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr, nullptr, sliced), expect) << "sliced";
+}
+
 TYPED_TEST(MsmGpuTest, StreamedFromHostMatchesCpu) {
   CUZK_REQUIRE_GPU();
   using Cfg = TypeParam;
