@@ -113,6 +113,7 @@ void add_porep_command(CLI::App& app, PorepArgs& a) {
   sc->add_option("--daemon", a.daemon, "start this cuzk-daemon on the repository for the run");
   sc->add_option("--backend", a.backend, "with --daemon: cpu | cuda | auto");
   sc->add_option("--workers-per-device", a.workers_per_device, "with --daemon: GPU workers per device");
+  sc->add_option("--vram-limit", a.vram_limit, "with --daemon: device memory the daemon may use, e.g. 16GiB");
   sc->add_option("--timeline", a.timeline, "SVG of the daemon's workers during the run");
   a.command = sc;
 }
@@ -136,9 +137,15 @@ int run_porep(const PorepArgs& a, std::string addr) {
     const std::string workers = std::to_string(a.workers_per_device);
     daemon = ::fork();
     if (daemon == 0) {
-      ::execl(a.daemon.c_str(), "cuzk-daemon", "--listen", addr.c_str(), "--repository", a.repository.c_str(),
-              "--backend", a.backend.c_str(), "--gpu-workers-per-device", workers.c_str(),
-              static_cast<char*>(nullptr));
+      std::vector<const char*> argv = {"cuzk-daemon",     "--listen",  addr.c_str(),
+                                       "--repository",    a.repository.c_str(), "--backend",
+                                       a.backend.c_str(), "--gpu-workers-per-device", workers.c_str()};
+      if (!a.vram_limit.empty()) {
+        argv.push_back("--vram-limit");
+        argv.push_back(a.vram_limit.c_str());
+      }
+      argv.push_back(nullptr);
+      ::execv(a.daemon.c_str(), const_cast<char* const*>(argv.data()));
       ::_exit(127);
     }
   }

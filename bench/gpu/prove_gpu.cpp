@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,7 +35,12 @@ void bench_prove(int log_n, int reps, cudaStream_t stream) {
   const std::size_t n = (std::size_t(1) << log_n) - (std::size_t(1) << log_n) / 128;
   auto circ = r1cs::mulchain<Curve>(n);
   const auto pk = groth16::setup(circ.cs, groth16::random_toxic_waste<Curve>());
-  const groth16::gpu::ResidentKey<Curve> key(pk, stream);
+  // CUZK_GPU_PLAN=resident|streamed|lean forces a plan (default: the largest that fits).
+  std::optional<groth16::gpu::Plan> plan;
+  if (const char* p = std::getenv("CUZK_GPU_PLAN"); p && *p)
+    for (auto candidate : {groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed, groth16::gpu::Plan::kLean})
+      if (std::string(p) == groth16::gpu::to_string(candidate)) plan = candidate;
+  const groth16::gpu::ResidentKey<Curve> key(pk, stream, plan);
   std::map<std::string, std::vector<double>> stages;
   std::vector<double> totals;
   groth16::Proof<Curve> proof{};
@@ -95,9 +102,13 @@ void bench_gpu_porep(int log_domain, int reps, cudaStream_t stream) {
   const auto pk = groth16::setup<Curve>(g.system, groth16::random_toxic_waste<Curve>(), on_gpu);
   g.system = {};  // the key has the A and B coefficients; C is not needed to prove
   std::printf("setup done at %.1f s\n", secs());
-  const groth16::gpu::ResidentKey<Curve> key(pk, stream, groth16::gpu::KeyResidency::kAuto);
-  std::printf("key %s at %.1f s\n", key.points_on_device() ? "resident on the GPU" : "streamed from host",
-              secs());
+  // CUZK_GPU_PLAN=resident|streamed|lean forces a plan (default: the largest that fits).
+  std::optional<groth16::gpu::Plan> plan;
+  if (const char* p = std::getenv("CUZK_GPU_PLAN"); p && *p)
+    for (auto candidate : {groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed, groth16::gpu::Plan::kLean})
+      if (std::string(p) == groth16::gpu::to_string(candidate)) plan = candidate;
+  const groth16::gpu::ResidentKey<Curve> key(pk, stream, plan);
+  std::printf("key on the GPU (plan %s) at %.1f s\n", groth16::gpu::to_string(key.plan()), secs());
   std::map<std::string, std::vector<double>> stages;
   std::vector<double> totals;
   groth16::Proof<Curve> proof{};

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cuda/error.hpp"
+#include "cuda/host_registry.hpp"
 
 namespace cuzk::cuda {
 
@@ -94,6 +95,13 @@ DeviceInfo device_info(int id) {
 void select_device(int id) {
   validate_id(id, "select_device");
   CUZK_CUDA_CHECK(cudaSetDevice(id));
+}
+
+void reset_device(int id) {
+  select_device(id);
+  CUZK_CUDA_CHECK(cudaDeviceReset());
+  CUZK_CUDA_CHECK(cudaSetDevice(id));
+  HostRegistry::instance().restore_after_reset();
 }
 
 std::pair<std::size_t, std::size_t> mem_info() {

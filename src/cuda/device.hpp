@@ -34,6 +34,13 @@ DeviceInfo device_info(int id);
 // GPU and with kind other when `id` is out of range, instead of CUDA's bare "invalid device ordinal".
 void select_device(int id);
 
+// Recovers device `id` after a sticky error (cuda::CudaError::Kind::sticky): destroys this process's context
+// on it (cudaDeviceReset) so the next CUDA call creates a fresh one, and registers again the host ranges whose
+// page-locks went with the old context (HostRegistry). Everything allocated on the device is gone: the
+// caller must have dropped its DeviceBuffers first and must abandon (not destroy) streams and events made
+// before. Leaves `id` as the calling thread's current device. Throws CudaError if the reset itself fails.
+void reset_device(int id);
+
 // {free, total} bytes of the calling thread's current device (cudaMemGetInfo). Free memory is device-wide:
 // other processes and contexts on the same GPU count too.
 std::pair<std::size_t, std::size_t> mem_info();

@@ -1,4 +1,5 @@
-// DeviceBuffer<T>: the owner of one cudaMalloc'd array of n elements of T.
+// DeviceBuffer<T>: the owner of one cudaMalloc'd array of n elements of T, allocated through the VRAM
+// policy (cuda/vram.hpp), which counts it against this process's limit and may refuse it.
 //
 // Move-only, so exactly one object frees each allocation, and the allocation is released when the
 // owner goes out of scope on every path, failed job included — device memory in use must return to its
@@ -21,6 +22,7 @@
 
 #include "cuda/checked_size.hpp"
 #include "cuda/error.hpp"
+#include "cuda/vram.hpp"
 
 namespace cuzk::cuda {
 
@@ -34,26 +36,23 @@ class DeviceBuffer {
   DeviceBuffer() noexcept = default;
 
   // Allocates n uninitialised elements on the current device; n == 0 allocates nothing. Throws CudaError
-  // (kind out_of_memory when the device is full) or std::length_error.
+  // (kind out_of_memory when the device is full or the VRAM policy refuses) or std::length_error.
   explicit DeviceBuffer(std::size_t n) {
     if (n == 0) return;
-    const std::size_t bytes = detail::checked_bytes<T>(n);
-    void* p = nullptr;
-    if (const cudaError_t code = cudaMalloc(&p, bytes); code != cudaSuccess)
-      throw_error(code, "cudaMalloc of " + std::to_string(bytes) + " bytes", __FILE__, __LINE__);
-    data_ = static_cast<T*>(p);
+    data_ = static_cast<T*>(vram_allocate(detail::checked_bytes<T>(n), &device_));
     size_ = n;
   }
 
   ~DeviceBuffer() { reset(); }
 
   DeviceBuffer(DeviceBuffer&& other) noexcept
-      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+      : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)), device_(other.device_) {}
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
     if (this != &other) {
       reset();
       data_ = std::exchange(other.data_, nullptr);
       size_ = std::exchange(other.size_, 0);
+      device_ = other.device_;
     }
     return *this;
   }
@@ -65,7 +64,7 @@ class DeviceBuffer {
   // is never released under them. Errors (a poisoned context) are reported, never thrown.
   void reset() noexcept {
     if (data_ == nullptr) return;
-    if (const cudaError_t code = cudaFree(data_); code != cudaSuccess) report_release_error(code, "cudaFree");
+    vram_release(data_, bytes(), device_);
     data_ = nullptr;
     size_ = 0;
   }
@@ -105,6 +104,7 @@ class DeviceBuffer {
  private:
   T* data_ = nullptr;
   std::size_t size_ = 0;
+  int device_ = 0;  // where it was allocated, for the VRAM account
 };
 
 }  // namespace cuzk::cuda

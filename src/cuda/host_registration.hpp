@@ -67,6 +67,13 @@ class HostRegistration {
     bytes_ = 0;
   }
 
+  // After a device reset took the registration with its context: forget it without unregistering, so
+  // the range can be registered again (HostRegistry::restore_after_reset).
+  void abandon() noexcept {
+    ptr_ = nullptr;
+    bytes_ = 0;
+  }
+
   void* data() const noexcept { return ptr_; }
   std::size_t bytes() const noexcept { return bytes_; }
   bool empty() const noexcept { return bytes_ == 0; }

@@ -29,6 +29,11 @@ class HostRegistry {
   // Throws CudaError when CUDA refuses (e.g. the OS's locked-memory limit).
   std::shared_ptr<void> pin(const void* ptr, std::size_t bytes, unsigned flags = cudaHostRegisterPortable);
 
+  // After cudaDeviceReset (cuda::reset_device): ranges whose registration went with the destroyed context
+  // are registered again, so holders keep full-speed copies. Returns how many were; a range CUDA now
+  // refuses stays pageable (its copies still work, slower).
+  std::size_t restore_after_reset();
+
   std::size_t registered_bytes() const;
   std::size_t ranges() const;
 
@@ -36,6 +41,8 @@ class HostRegistry {
   struct Entry {
     HostRegistration registration;
     long holders = 0;
+    unsigned flags = 0;
+    std::size_t bytes = 0;
   };
   void release(std::uintptr_t start) noexcept;
 

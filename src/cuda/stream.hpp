@@ -36,6 +36,10 @@ class Stream {
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
 
+  // After cudaDeviceReset the handle belongs to a context that no longer exists: forget it without
+  // destroying it (cuda::reset_device).
+  void abandon() noexcept { stream_ = nullptr; }
+
   // nullptr only for a moved-from Stream — which CUDA would read as the legacy default stream.
   cudaStream_t get() const noexcept { return stream_; }
 

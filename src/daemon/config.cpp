@@ -92,6 +92,33 @@ Config load_config(const std::optional<std::string>& path) {
     if (!v) throw ConfigError("engine.self_check must be true or false");
     c.engine.self_check = *v;
   }
+  uint("engine", "max_attempts", c.engine.max_attempts);
+  if (c.engine.max_attempts == 0) throw ConfigError("engine.max_attempts must be at least 1");
+  if (auto n = t["engine"]["vram_limit"]) c.engine.vram_limit = bytes_value(n, "engine.vram_limit");
+  if (auto n = t["engine"]["vram_margin"]) c.engine.vram_margin = bytes_value(n, "engine.vram_margin");
+  std::uint64_t seed = 1;
+  if (auto n = t["faults"]["seed"]) {
+    auto v = n.value<std::int64_t>();
+    if (!v || *v < 0) throw ConfigError("faults.seed must be a non-negative integer");
+    seed = static_cast<std::uint64_t>(*v);
+  }
+  auto fault = [&](const char* kind, cuda::FaultSpec& spec) {
+    spec.seed = seed;
+    const std::string every = std::string(kind) + "_every", rate = std::string(kind) + "_rate";
+    if (auto n = t["faults"][every]) {
+      auto v = n.value<std::int64_t>();
+      if (!v || *v < 0) throw ConfigError("faults." + every + " must be a non-negative integer");
+      spec.every = static_cast<std::uint64_t>(*v);
+    }
+    if (auto n = t["faults"][rate]) {
+      auto v = n.value<double>();
+      if (!v || !(*v >= 0 && *v <= 1)) throw ConfigError("faults." + rate + " must be a number in [0, 1]");
+      spec.rate = *v;
+    }
+  };
+  fault("alloc", c.engine.fault_alloc);
+  fault("sticky", c.engine.fault_sticky);
+  fault("corrupt", c.engine.fault_corrupt);
   if (auto n = t["engine"]["max_witness_bytes"])
     c.engine.max_witness_bytes = bytes_value(n, "engine.max_witness_bytes");
   if (auto arr = t["engine"]["devices"].as_array()) {

@@ -41,7 +41,7 @@ std::vector<int> parse_devices(const std::string& text) {
 
 int run(int argc, char** argv) {
   CLI::App app{"cuzk-daemon: a GPU-resident Groth16 proving service (gRPC cuzk.v1.ProvingEngine)"};
-  std::optional<std::string> config_path, listen, http, repository, backend, devices, budget;
+  std::optional<std::string> config_path, listen, http, repository, backend, devices, budget, vram_limit;
   std::optional<unsigned> gpu_workers, cpu_workers;
   app.add_option("-c,--config", config_path, "TOML configuration (docs/config.md)")->check(CLI::ExistingFile);
   app.add_option("-l,--listen", listen, "gRPC address: unix:///path (created mode 0600) or host:port");
@@ -52,6 +52,8 @@ int run(int argc, char** argv) {
   app.add_option("--cpu-workers", cpu_workers, "workers on the CPU backend (default 1)");
   app.add_option("--devices", devices, "GPU ordinals, e.g. 0,1 (default: all)");
   app.add_option("--memory-budget", budget, "host memory for loaded keys, e.g. 64GiB (default: no limit)");
+  app.add_option("--vram-limit", vram_limit,
+                 "device memory this daemon may use per GPU, e.g. 16GiB (default: the whole GPU)");
   CLI11_PARSE(app, argc, argv);
 
   auto cfg = cuzk::daemon::load_config(config_path);
@@ -63,6 +65,7 @@ int run(int argc, char** argv) {
   if (cpu_workers) cfg.engine.cpu_workers = *cpu_workers;
   if (devices) cfg.engine.devices = parse_devices(*devices);
   if (budget) cfg.engine.memory_budget = cuzk::daemon::parse_bytes(*budget);
+  if (vram_limit) cfg.engine.vram_limit = cuzk::daemon::parse_bytes(*vram_limit);
 
   // Signals are taken by one thread (sigwait), never by whichever thread happens to run.
   sigset_t signals;

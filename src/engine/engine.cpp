@@ -18,8 +18,10 @@
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/device.hpp"
 #include "cuda/error.hpp"
+#include "cuda/fault_injection.hpp"
 #include "cuda/host_registry.hpp"
 #include "cuda/stream.hpp"
+#include "cuda/vram.hpp"
 #include "groth16/gpu_prover.hpp"
 #endif
 
@@ -106,12 +108,20 @@ void release_inputs(auto& job) {
 }  // namespace
 
 #ifdef CUZK_HAVE_CUDA
-// A circuit's key prepared on one GPU (device-resident points, or streamed when they do not fit).
+// A circuit's key prepared on one GPU, in the plan that fits (groth16/gpu_plan.hpp).
 struct DeviceKey {
-  std::shared_ptr<const Circuit> circuit;  // keeps the host key alive: streamed points live there
-  std::variant<std::unique_ptr<groth16::gpu::ResidentKey<Bn254>>,
+  std::shared_ptr<const Circuit> circuit;  // keeps the host key alive: streamed parts live there
+  std::variant<std::monostate, std::unique_ptr<groth16::gpu::ResidentKey<Bn254>>,
                std::unique_ptr<groth16::gpu::ResidentKey<Bls12_381>>>
       key;
+  std::optional<groth16::gpu::Plan> plan;    // of `key`, once built
+  std::optional<groth16::gpu::Plan> forced;  // after an out-of-memory: at most this plan from now on
+
+  void drop() {
+    key = std::monostate{};
+    circuit.reset();
+    plan.reset();
+  }
 };
 #endif
 
@@ -120,6 +130,7 @@ struct Engine::Device {
   std::mutex gpu;  // held only around the GPU region of a proof
 #ifdef CUZK_HAVE_CUDA
   std::map<std::string, DeviceKey> keys;  // by circuit id; guarded by `gpu`
+  std::uint64_t generation = 0;           // CUDA contexts recreated so far; guarded by `gpu`
 #endif
 };
 
@@ -128,6 +139,7 @@ struct Engine::Worker {
   Device* device = nullptr;  // null: a CPU worker
 #ifdef CUZK_HAVE_CUDA
   std::unique_ptr<cuda::Stream> stream;
+  std::uint64_t generation = 0;  // the device context `stream` belongs to
 #endif
   // Guarded by the engine's mutex.
   bool busy = false;
@@ -177,6 +189,13 @@ Engine::Engine(EngineConfig config)
     repository_.set_pinner(
         [](void* data, std::size_t bytes) { return cuda::HostRegistry::instance().pin(data, bytes); },
         config_.pinned_budget);
+#endif
+  corrupt_.configure(cuda::fault_spec_from_env("CUZK_FAULT_CORRUPT", config_.fault_corrupt));
+#ifdef CUZK_HAVE_CUDA
+  if (backend_ == "cuda") {
+    cuda::set_vram_policy({config_.vram_limit, config_.vram_margin});
+    cuda::configure_faults(config_.fault_alloc, config_.fault_sticky);
+  }
 #endif
   for (auto& w : workers_) threads_.emplace_back([this, &w] { work(*w); });
   log("cuzk engine: backend " + backend_ + ", " + std::to_string(workers_.size()) + " workers, repository " +
@@ -434,7 +453,9 @@ void Engine::work(Worker& w) {
 #ifdef CUZK_HAVE_CUDA
   if (w.device) {
     CUZK_CUDA_CHECK(cudaSetDevice(w.device->ordinal));
+    std::lock_guard g(w.device->gpu);
     w.stream = std::make_unique<cuda::Stream>();
+    w.generation = w.device->generation;
   }
 #endif
   while (auto item = scheduler_.pop()) {
@@ -500,6 +521,164 @@ void Engine::prove_bellperson(Job& job, std::uint32_t partition, PartitionResult
   r.public_json = io::public_to_json<Bls12_381>(pub);
 }
 
+namespace {
+// A proof that failed its self-check: the witness does not satisfy the circuit, or the hardware computed
+// something wrong. Retried (a GPU fault may not repeat); reported once the attempts are spent.
+struct SelfCheckFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+}  // namespace
+
+template <class C>
+void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
+  using Fr = typename C::Fr;
+  const auto& pk = std::get<groth16::ProvingKey<C>>(job.circuit->key);
+  std::vector<Fr> loaded;  // a witness file, decoded here: outside the GPU region, once for every attempt
+  if (!job.witness_paths.empty()) {
+    groth16::StageTimer t(&r.stages, "load_witness");
+    loaded = io::read_wtns<C>(job.witness_paths[partition]);
+    groth16::check_prove_inputs(pk, loaded);
+  }
+  const auto& witness = job.witness_paths.empty() ? std::get<Witnesses<C>>(job.witnesses)[partition] : loaded;
+  const std::vector<Fr> pub(witness.begin() + 1, witness.begin() + 1 + pk.n_public);
+  unsigned out_of_memory = 0;  // in this partition's attempts: the second one steps the plan down
+  for (r.attempts = 1;; ++r.attempts) {
+    try {
+      const auto t0 = Clock::now();
+      const Fr rr = ff::random_nonzero_os<Fr>(), ss = ff::random_nonzero_os<Fr>();
+      groth16::Proof<C> proof;
+      if (!w.device) {
+        r.plan = "cpu";
+        proof = groth16::prove(pk, witness, rr, ss, &r.stages);
+      } else {
+#ifdef CUZK_HAVE_CUDA
+        auto& d = *w.device;
+        std::lock_guard gpu(d.gpu);  // the GPU region
+        if (w.generation != d.generation) {  // the context was reset since this worker's stream was made
+          w.stream->abandon();
+          w.stream = std::make_unique<cuda::Stream>();
+          w.generation = d.generation;
+        }
+        auto& slot = d.keys[job.circuit->id];
+        if (slot.circuit != job.circuit || !slot.plan) {  // first use on this GPU, reloaded, or dropped
+          groth16::StageTimer t(&r.stages, "upload_key");
+          slot.drop();  // the old copy's memory is needed for the new one
+          // Without a forced plan the key steps down by itself until lean fits (or throws).
+          slot.key = std::make_unique<groth16::gpu::ResidentKey<C>>(pk, w.stream->get(), slot.forced);
+          slot.circuit = job.circuit;
+          slot.plan = std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key)->plan();
+        }
+        const auto& key = *std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key);
+        r.plan = groth16::gpu::to_string(key.plan());
+        const std::size_t held_before = cuda::vram_usage(d.ordinal).in_use;
+        proof = groth16::gpu::prove(pk, key, witness, rr, ss, w.stream->get(), &r.stages);
+        // Every buffer of the proof is gone now: anything more is a leak an operator must hear about.
+        if (const std::size_t after = cuda::vram_usage(d.ordinal).in_use; after > held_before) {
+          log("cuzk: worker=" + w.name + " job=" + job.id + " VRAM leak: " + std::to_string(after - held_before) +
+              " bytes still held after the proof");
+          std::lock_guard lock(mutex_);
+          ++faults_.vram_leaks;
+        }
+#endif
+      }
+      if (corrupt_.fire()) proof.a = -proof.a;  // fault injection: the self-check must catch this
+      r.prove_ms = ms_between(t0, Clock::now());
+      if (config_.self_check) {
+        const auto tv = Clock::now();
+        const auto v = groth16::verify(pk.verifying_key(), pub, proof);
+        r.verify_ms = ms_between(tv, Clock::now());
+        if (!v.valid) throw SelfCheckFailed(v.reason);
+      }
+      r.proof_json = io::proof_to_json<C>(proof);
+      r.public_json = io::public_to_json<C>(pub);
+      return;
+    } catch (const SelfCheckFailed& e) {
+      {
+        std::lock_guard lock(mutex_);
+        ++faults_.self_check;
+      }
+      if (r.attempts >= std::max(1u, config_.max_attempts))
+        throw std::runtime_error("the proof failed its self-check " + std::to_string(r.attempts) + " time(s) (" +
+                                 e.what() +
+                                 "): the witness most likely does not satisfy the circuit; no proof was returned");
+      log("cuzk: job=" + job.id + " partition=" + std::to_string(partition) + " worker=" + w.name +
+          " self-check failed (" + e.what() + "), proving again (attempt " + std::to_string(r.attempts + 1) + ")");
+    } catch (const groth16::Cancelled&) {
+      throw;
+    } catch (const std::exception& e) {
+#ifdef CUZK_HAVE_CUDA
+      if (const auto* ce = dynamic_cast<const cuda::CudaError*>(&e);
+          ce && ce->kind() == cuda::CudaError::Kind::out_of_memory)
+        ++out_of_memory;
+#endif
+      if (!w.device || r.attempts >= std::max(1u, config_.max_attempts) ||
+          !recover(w, job.circuit->id, e, out_of_memory > 1))
+        throw;
+      log("cuzk: job=" + job.id + " partition=" + std::to_string(partition) + " worker=" + w.name + " " +
+          e.what() + "; recovered, proving again (attempt " + std::to_string(r.attempts + 1) + ")");
+    }
+    std::lock_guard lock(mutex_);
+    ++faults_.retries;
+  }
+}
+
+bool Engine::recover(Worker& w, const std::string& circuit_id, const std::exception& error, bool repeated) {
+#ifdef CUZK_HAVE_CUDA
+  const auto* e = dynamic_cast<const cuda::CudaError*>(&error);
+  if (!e || !w.device) return false;
+  auto& d = *w.device;
+  std::lock_guard gpu(d.gpu);
+  if (e->kind() == cuda::CudaError::Kind::out_of_memory) {
+    {
+      std::lock_guard lock(mutex_);
+      ++faults_.out_of_memory;
+    }
+    // Whatever the failed attempt allocated is already freed (its buffers went with the exception). Make
+    // room: first other circuits' device keys; then, if the same partition runs out again (not a passing
+    // squeeze), a smaller plan for this circuit on this device (until the key is evicted or the context
+    // reset); lean and alone on the device, try again as is (memory other processes hold may come back).
+    bool freed = false;
+    for (auto& [id, slot] : d.keys)
+      if (id != circuit_id && slot.plan) {
+        slot.drop();
+        freed = true;
+      }
+    if (freed || !repeated) return true;
+    auto& slot = d.keys[circuit_id];
+    // The key upload itself failed (with its plan forced: a smaller one next; chosen freely: even lean did
+    // not fit), or the proof did (a smaller plan leaves it more room).
+    const auto tried = slot.plan ? slot.plan : slot.forced;
+    if (const auto next = tried ? groth16::gpu::smaller(*tried) : std::nullopt) {
+      slot.forced = next;
+      slot.drop();
+    }
+    return true;
+  }
+  if (e->kind() == cuda::CudaError::Kind::sticky) {
+    {
+      std::lock_guard lock(mutex_);
+      ++faults_.context_lost;
+    }
+    // The context is poisoned for every worker on this device. The first to get here resets it; the others
+    // find the generation moved and only renew their streams.
+    if (w.generation == d.generation) {
+      for (auto& [id, slot] : d.keys) slot.drop();  // device memory that dies with the context
+      cuda::reset_device(d.ordinal);
+      ++d.generation;
+      log("cuzk: device " + std::to_string(d.ordinal) + ": CUDA context reset after a sticky error (" + e->what() +
+          ")");
+    }
+    return true;
+  }
+#else
+  (void)w;
+  (void)circuit_id;
+  (void)error;
+  (void)repeated;
+#endif
+  return false;
+}
+
 PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partition) {
   PartitionResult r;
   {
@@ -508,53 +687,14 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
   }
   r.stages.cancel = &job.cancel;
   const auto t0 = Clock::now();
-  std::string prestage = "none";
   try {
-    if (job.circuit->bellperson())
+    if (job.circuit->bellperson()) {
+      r.plan = "cpu";
+      r.attempts = 1;
       prove_bellperson(job, partition, r);
-    else
-      io::with_curve(job.circuit->curve, [&]<class C>() {
-        using Fr = typename C::Fr;
-        const auto& pk = std::get<groth16::ProvingKey<C>>(job.circuit->key);
-        std::vector<Fr> loaded;  // a witness file, decoded here: outside the GPU region
-        if (!job.witness_paths.empty()) {
-          groth16::StageTimer t(&r.stages, "load_witness");
-          loaded = io::read_wtns<C>(job.witness_paths[partition]);
-          groth16::check_prove_inputs(pk, loaded);
-        }
-        const auto& witness =
-            job.witness_paths.empty() ? std::get<Witnesses<C>>(job.witnesses)[partition] : loaded;
-        const Fr rr = ff::random_nonzero_os<Fr>(), ss = ff::random_nonzero_os<Fr>();
-        groth16::Proof<C> proof;
-        if (!w.device) {
-          proof = groth16::prove(pk, witness, rr, ss, &r.stages);
-        } else {
-#ifdef CUZK_HAVE_CUDA
-          std::lock_guard gpu(w.device->gpu);  // the GPU region
-          auto& slot = w.device->keys[job.circuit->id];
-          if (slot.circuit != job.circuit) {  // first use on this GPU, or reloaded since
-            groth16::StageTimer t(&r.stages, "upload_key");
-            slot.circuit = job.circuit;
-            slot.key = std::make_unique<groth16::gpu::ResidentKey<C>>(pk, w.stream->get());
-          }
-          const auto& key = *std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key);
-          prestage = key.points_on_device() ? "ok" : "fallback";
-          proof = groth16::gpu::prove(pk, key, witness, rr, ss, w.stream->get(), &r.stages);
-#endif
-        }
-        r.prove_ms = ms_between(t0, Clock::now());
-        const std::vector<Fr> pub(witness.begin() + 1, witness.begin() + 1 + pk.n_public);
-        if (config_.self_check) {
-          const auto tv = Clock::now();
-          const auto v = groth16::verify(pk.verifying_key(), pub, proof);
-          r.verify_ms = ms_between(tv, Clock::now());
-          if (!v.valid)
-            throw std::runtime_error("the proof failed its self-check (" + v.reason +
-                                     "): the witness does not satisfy the circuit; no proof was returned");
-        }
-        r.proof_json = io::proof_to_json<C>(proof);
-        r.public_json = io::public_to_json<C>(pub);
-      });
+    } else {
+      io::with_curve(job.circuit->curve, [&]<class C>() { prove_snarkjs<C>(w, job, partition, r); });
+    }
     r.state = job.cancel ? PartitionState::kCancelled : PartitionState::kDone;
   } catch (const groth16::Cancelled&) {
     r.state = PartitionState::kCancelled;
@@ -562,12 +702,18 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
     r.state = PartitionState::kFailed;
     r.error = e.what();
   }
+  {
+    std::lock_guard lock(mutex_);
+    if (!r.plan.empty()) ++partitions_by_plan_[r.plan];
+  }
   // The timing line, in the original daemon's vocabulary where a stage matches.
+  const char* prestage = r.plan == "resident" ? "ok" : r.plan.empty() || r.plan == "cpu" ? "none" : "fallback";
   std::ostringstream line;
   line.setf(std::ios::fixed);
   line.precision(1);
   line << "cuzk: job=" << job.id << " partition=" << partition << "/" << job.parts.size()
        << " circuit=" << job.circuit_id << " worker=" << w.name << " state=" << to_string(r.state)
+       << " plan=" << (r.plan.empty() ? "none" : r.plan) << " attempts=" << r.attempts
        << " prestage_setup=" << prestage << " queue_ms=" << r.queue_ms
        << " load_witness_ms=" << stage_sum(r.stages, {"load_witness"})
        << " abc_ms=" << stage_sum(r.stages, {"abc"})
@@ -575,7 +721,7 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
        << " batch_add_ms=" << r.stages.detail("batch_add") << " tail_msm_ms=" << r.stages.detail("tail_msm")
        << " split_msm_ms="
        << stage_sum(r.stages, {"classify", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_streamed"})
-       << " gpu_total_ms=" << (w.device ? r.prove_ms - stage_sum(r.stages, {"load_witness"}) : 0.0)
+       << " gpu_total_ms=" << (w.device ? r.prove_ms : 0.0)
        << " verify_ms=" << r.verify_ms << " total_ms=" << ms_between(t0, Clock::now());
   if (!r.error.empty()) line << " error=\"" << r.error << "\"";
   log(line.str());
@@ -618,12 +764,18 @@ EngineStatus Engine::status(bool with_jobs) const {
       ds.name = info.name;
       ds.vram_total = info.total_mem;
       ds.vram_free = info.free_mem;
+      const auto use = cuda::vram_usage(d->ordinal);
+      ds.vram_used = use.in_use;
+      ds.vram_peak = use.peak;
+      ds.vram_limit = config_.vram_limit ? std::min(config_.vram_limit, info.total_mem) : info.total_mem;
     } catch (const cuda::CudaError&) {  // a sick device must not take the status page down
       ds.name = "unavailable";
     }
     {
       std::lock_guard g(d->gpu);
-      for (const auto& [id, key] : d->keys) ds.resident_circuits.push_back(id);
+      for (const auto& [id, key] : d->keys)
+        if (key.plan) ds.resident_circuits.push_back(id);
+      ds.context_resets = d->generation;
     }
     for (auto& c : s.circuits)
       if (std::find(ds.resident_circuits.begin(), ds.resident_circuits.end(), c.id) !=
@@ -640,6 +792,8 @@ EngineStatus Engine::status(bool with_jobs) const {
   s.completed = completed_;
   s.failed = failed_;
   s.cancelled = cancelled_;
+  s.faults = faults_;
+  s.partitions_by_plan = partitions_by_plan_;
   s.uptime_seconds = ms_between(started_, Clock::now()) / 1000;
   return s;
 }

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "cuda/fault_plan.hpp"
 #include "engine/priority.hpp"
 #include "engine/repository.hpp"
 #include "engine/scheduler.hpp"
@@ -56,6 +57,8 @@ struct PartitionResult {
   std::string proof_bytes;              // bellperson circuits: the 192-byte proof
   std::string error;
   std::string worker;  // "cpu:0", "cuda:0/1", …
+  std::string plan;    // "cpu", or the GPU plan of the last attempt: "resident", "streamed", "lean"
+  unsigned attempts = 0;
   groth16::StageTimings stages;
   double queue_ms = 0, prove_ms = 0, verify_ms = 0;
   double start_ms = 0, end_ms = 0;  // on the worker, in ms since the engine started (for timelines)
@@ -84,7 +87,19 @@ struct DeviceStatus {
   int ordinal = 0;
   std::string name;
   std::size_t vram_total = 0, vram_free = 0;   // the whole GPU, all processes
+  std::size_t vram_used = 0, vram_peak = 0;    // this daemon's allocations (cuda/vram.hpp)
+  std::size_t vram_limit = 0;                  // this daemon's limit on it (limit and margin applied)
+  std::uint64_t context_resets = 0;            // times its CUDA context was recreated after a sticky fault
   std::vector<std::string> resident_circuits;  // keys prepared on this GPU
+};
+
+// Faults met and recovered from (or not), since the engine started.
+struct FaultCounts {
+  std::uint64_t out_of_memory = 0;  // CUDA out-of-memory (real, refused by the VRAM limit, or injected)
+  std::uint64_t context_lost = 0;   // sticky CUDA errors (the device's context was reset)
+  std::uint64_t self_check = 0;     // proofs that failed their self-check (injected corruption included)
+  std::uint64_t retries = 0;        // partition attempts after the first
+  std::uint64_t vram_leaks = 0;     // partitions after which this daemon held more device memory than before
 };
 
 struct EngineStatus {
@@ -98,6 +113,8 @@ struct EngineStatus {
   std::size_t pinned_bytes = 0, pinned_budget = 0;  // page-locked key memory; budget 0: no separate limit
   double uptime_seconds = 0;
   std::string backend;  // "cpu" or "cuda"
+  FaultCounts faults;
+  std::map<std::string, std::uint64_t> partitions_by_plan;  // finished partitions by plan ("cpu", "lean", …)
 };
 
 struct EngineConfig {
@@ -112,6 +129,13 @@ struct EngineConfig {
   std::size_t max_witness_bytes = std::size_t(8) << 30;  // a 2^27 BLS12-381 witness is 4.2 GB
   std::size_t finished_jobs_kept = 10000;                // oldest finished jobs are forgotten beyond this
   bool self_check = true;                                // verify every proof before returning it
+  // Tries per partition: after CUDA out-of-memory (with a smaller plan), a lost CUDA context (after resetting
+  // it) or a failed self-check (which a faulty GPU can cause). Then the partition fails with the last error.
+  unsigned max_attempts = 3;
+  std::size_t vram_limit = 0;                          // CUDA: device memory this daemon may hold per GPU; 0: all
+  std::size_t vram_margin = std::size_t(512) << 20;    // CUDA: device memory always left free on each GPU
+  // Fault injection for tests (docs/config.md [faults]); CUZK_FAULT_* environment variables override.
+  cuda::FaultSpec fault_alloc, fault_sticky, fault_corrupt;
   // One line per partition (the timing line) and other events; default: stderr.
   std::function<void(const std::string&)> log;
   // Called (outside the engine's lock) when a job finishes, for metrics.
@@ -159,6 +183,12 @@ class Engine {
   struct Device;
   void work(Worker& worker);
   PartitionResult run_partition(Worker& worker, Job& job, std::uint32_t partition);
+  template <class C>
+  void prove_snarkjs(Worker& worker, Job& job, std::uint32_t partition, PartitionResult& r);
+  // After a CUDA error in a worker's GPU region: frees what can be freed (other circuits' device keys; a
+  // smaller plan when the out-of-memory is `repeated` in this partition) or resets a poisoned context.
+  // False when retrying cannot help (not a CUDA error, or one of kind other).
+  bool recover(Worker& worker, const std::string& circuit_id, const std::exception& error, bool repeated);
   void prove_bellperson(Job& job, std::uint32_t partition, PartitionResult& r);
   std::string sized_witness(const SubmitRequest& req, std::size_t i, const char* what) const;
   std::vector<groth16::bellperson::Assignment> check_assignments(const io::bellperson::Params& params,
@@ -183,6 +213,9 @@ class Engine {
   std::uint64_t next_seq_ = 1;
   bool accepting_ = true;
   std::uint64_t completed_ = 0, failed_ = 0, cancelled_ = 0;
+  FaultCounts faults_;                                       // guarded by mutex_
+  std::map<std::string, std::uint64_t> partitions_by_plan_;  // guarded by mutex_
+  cuda::FaultPlan corrupt_;                                  // injected proof corruption
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<std::unique_ptr<Worker>> workers_;

@@ -8,6 +8,10 @@
 
 #include "cuda/device_buffer.hpp"
 #include "cuda/error.hpp"
+#include "cuda/event.hpp"
+#include "cuda/fault_injection.hpp"
+#include "cuda/stream.hpp"
+#include "cuda/vram.hpp"
 #include "cuda/host_registry.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
@@ -35,71 +39,102 @@ struct DevicePoints {
   }
 };
 
-template <class Curve>
-struct ResidentKey<Curve>::Impl {
-  using Fr = typename Curve::Fr;
-  ntt::gpu::Tables<Fr> tables;
-  // A and B coefficients as CSR rows (row r of A, then row r of B at n + r) for the abc stage.
-  cuda::DeviceBuffer<std::uint32_t> row_start, cols;
-  cuda::DeviceBuffer<Fr> vals;
-  std::optional<DevicePoints<Curve>> points;      // device mode
-  std::vector<std::shared_ptr<void>> registered;  // host mode: pk's point vectors, page-locked
+// The A and B coefficients as CSR rows (row r of A, then row r of B at n + r) in host memory: the source of
+// the device copy, and what the lean plan streams chunk by chunk.
+template <class Fr>
+struct HostRows {
+  std::vector<std::uint32_t> start, cols;
+  std::vector<Fr> vals;
 
-  Impl(const ProvingKey<Curve>& pk, cudaStream_t stream, KeyResidency residency)
-      : tables(static_cast<std::size_t>(__builtin_ctzll(pk.domain_size)), stream),
-        row_start(2 * std::size_t(pk.domain_size) + 1),
-        cols(pk.coefs.size()),
-        vals(pk.coefs.size()) {
-    const CoefficientRows rows = coefficient_rows(pk);
-    std::vector<std::uint32_t> col(rows.order.size());
-    std::vector<Fr> val(rows.order.size());
+  template <class Curve>
+  explicit HostRows(const ProvingKey<Curve>& pk) {
+    CoefficientRows rows = coefficient_rows(pk);
+    cols.resize(rows.order.size());
+    vals.resize(rows.order.size());
     for (std::size_t k = 0; k < rows.order.size(); ++k) {
-      col[k] = pk.coefs[rows.order[k]].signal;
-      val[k] = pk.coefs[rows.order[k]].value;
+      cols[k] = pk.coefs[rows.order[k]].signal;
+      vals[k] = pk.coefs[rows.order[k]].value;
     }
-    row_start.upload(rows.start.data(), rows.start.size(), stream);
-    cols.upload(col.data(), col.size(), stream);
-    vals.upload(val.data(), val.size(), stream);
-    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // the staging vectors die here
-
-    if (residency != KeyResidency::kHost) {
-      try {
-        points.emplace(pk, stream);
-        return;
-      } catch (const cuda::CudaError& e) {
-        if (residency == KeyResidency::kDevice || e.kind() != cuda::CudaError::Kind::out_of_memory) throw;
-        points.reset();  // whatever was allocated is freed; stream the points instead
-      }
-    }
-    register_points(pk);
-  }
-
-  // Page-locks the point vectors so the streamed uploads are asynchronous and full speed, sharing the
-  // lock when the repository (or another worker) already holds it. A range CUDA refuses to lock
-  // (locked-memory limit) stays pageable: slower copies, same results.
-  void register_points(const ProvingKey<Curve>& pk) {
-    auto add = [&](const auto& v) {
-      try {
-        registered.push_back(cuda::HostRegistry::instance().pin(v.data(), v.size() * sizeof(v[0])));
-      } catch (const cuda::CudaError&) {
-      }
-    };
-    add(pk.a);
-    add(pk.b1);
-    add(pk.b2);
-    add(pk.c);
-    add(pk.h);
+    start = std::move(rows.start);
   }
 };
 
 template <class Curve>
-ResidentKey<Curve>::ResidentKey(const ProvingKey<Curve>& pk, cudaStream_t stream, KeyResidency residency)
-    : impl_(std::make_unique<Impl>(pk, stream, residency)) {}
+struct ResidentKey<Curve>::Impl {
+  using Fr = typename Curve::Fr;
+  Plan plan;
+  ntt::gpu::Tables<Fr> tables;
+  cuda::DeviceBuffer<std::uint32_t> row_start;     // every plan
+  cuda::DeviceBuffer<std::uint32_t> cols;          // resident and streamed
+  cuda::DeviceBuffer<Fr> vals;                     // resident and streamed
+  std::optional<HostRows<Fr>> host_rows;           // lean: streamed from here
+  std::size_t row_chunk = 0;                       // lean: entries per chunk buffer
+  std::optional<DevicePoints<Curve>> points;       // resident
+  std::vector<std::shared_ptr<void>> registered;   // page-locks of what is streamed
+
+  Impl(const ProvingKey<Curve>& pk, cudaStream_t stream, Plan p, std::size_t chunk)
+      : plan(p),
+        tables(static_cast<std::size_t>(__builtin_ctzll(pk.domain_size)), stream),
+        row_start(2 * std::size_t(pk.domain_size) + 1) {
+    HostRows<Fr> rows(pk);
+    row_start.upload(rows.start.data(), rows.start.size(), stream);
+    if (plan == Plan::kLean) {
+      row_chunk = chunk ? row_chunk_entries(pk, chunk) : row_chunk_entries(pk);
+      host_rows.emplace(std::move(rows));
+      pin(host_rows->cols);
+      pin(host_rows->vals);
+    } else {
+      cols = cuda::DeviceBuffer<std::uint32_t>(rows.cols.size());
+      vals = cuda::DeviceBuffer<Fr>(rows.vals.size());
+      cols.upload(rows.cols.data(), rows.cols.size(), stream);
+      vals.upload(rows.vals.data(), rows.vals.size(), stream);
+    }
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // the staging vectors die here
+    if (plan == Plan::kResident) {
+      points.emplace(pk, stream);
+    } else {
+      pin(pk.a);
+      pin(pk.b1);
+      pin(pk.b2);
+      pin(pk.c);
+      pin(pk.h);
+    }
+  }
+
+  // Page-locks a streamed array so its uploads are asynchronous and full speed, sharing the lock when the
+  // repository (or another worker) already holds it. A range CUDA refuses to lock (locked-memory limit)
+  // stays pageable: slower copies, same results.
+  template <class T>
+  void pin(const std::vector<T>& v) {
+    try {
+      registered.push_back(cuda::HostRegistry::instance().pin(v.data(), v.size() * sizeof(T)));
+    } catch (const cuda::CudaError&) {
+    }
+  }
+};
+
+template <class Curve>
+ResidentKey<Curve>::ResidentKey(const ProvingKey<Curve>& pk, cudaStream_t stream, std::optional<Plan> plan,
+                                std::size_t row_chunk) {
+  if (plan) {
+    impl_ = std::make_unique<Impl>(pk, stream, *plan, row_chunk);
+    return;
+  }
+  // The estimate may be off (CUB's work space, fragmentation): step down when the upload runs out.
+  for (std::optional<Plan> p = choose_plan(footprint(pk), cuda::vram_available()); p; p = smaller(*p)) {
+    try {
+      impl_ = std::make_unique<Impl>(pk, stream, *p, row_chunk);
+      return;
+    } catch (const cuda::CudaError& e) {
+      if (e.kind() != cuda::CudaError::Kind::out_of_memory || !smaller(*p)) throw;
+    }
+  }
+}
 template <class Curve>
 ResidentKey<Curve>::~ResidentKey() = default;
 template <class Curve>
-bool ResidentKey<Curve>::points_on_device() const {
-  return impl_->points.has_value();
+Plan ResidentKey<Curve>::plan() const {
+  return impl_->plan;
 }
 
 namespace {
@@ -110,18 +145,22 @@ unsigned blocks_for(std::size_t n) {
   return static_cast<unsigned>((n + kThreads - 1) / kThreads);
 }
 
-// The abc stage: a = A·w and b = B·w at row i (CSR rows of the key), c = a·b, into abc = a | b | c.
+// The abc stage for rows [r0, r0 + rows): a = A·w and b = B·w (CSR rows of the key), c = a·b. Entry k of
+// row r of A is at cols/vals[k - a_base], of B at [k - b_base]: 0 when the rows are resident, the chunk's
+// offsets when the lean plan streamed them.
 template <class Fr>
-__global__ void abc_kernel(const std::uint32_t* start, const std::uint32_t* cols, const Fr* vals, const Fr* w,
-                           std::size_t n, Fr* abc) {
-  const std::size_t row = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (row >= n) return;
+__global__ void abc_kernel(const std::uint32_t* start, std::size_t n, const std::uint32_t* cols, const Fr* vals,
+                           std::uint64_t a_base, std::uint64_t b_base, const Fr* w, std::size_t r0,
+                           std::size_t rows, Fr* a, Fr* b, Fr* c) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i >= rows) return;
+  const std::size_t row = r0 + i;
   Fr sa = Fr::zero(), sb = Fr::zero();
-  for (std::uint32_t k = start[row]; k < start[row + 1]; ++k) sa += vals[k] * w[cols[k]];
-  for (std::uint32_t k = start[n + row]; k < start[n + row + 1]; ++k) sb += vals[k] * w[cols[k]];
-  abc[row] = sa;
-  abc[n + row] = sb;
-  abc[2 * n + row] = sa * sb;
+  for (std::uint64_t k = start[row]; k < start[row + 1]; ++k) sa += vals[k - a_base] * w[cols[k - a_base]];
+  for (std::uint64_t k = start[n + row]; k < start[n + row + 1]; ++k) sb += vals[k - b_base] * w[cols[k - b_base]];
+  a[row] = sa;
+  b[row] = sb;
+  c[row] = sa * sb;
 }
 
 // Montgomery form → plain integers (the MSM scalar form).
@@ -133,13 +172,72 @@ __global__ void to_plain_kernel(const Fr* in, ff::BigInt<Fr::N>* out, std::size_
 
 // h[i] = a[i]·b[i] - c[i], written as a plain integer (MSM scalar form) in place of a[i].
 template <class Fr>
-__global__ void h_kernel(Fr* abc, std::size_t n) {
+__global__ void h_kernel(Fr* a, const Fr* b, const Fr* c, std::size_t n) {
   std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i >= n) return;
-  Fr h = abc[i] * abc[n + i] - abc[2 * n + i];
+  Fr h = a[i] * b[i] - c[i];
   auto plain = h.to_int();
   static_assert(sizeof(plain) == sizeof(Fr));
-  reinterpret_cast<decltype(plain)*>(abc)[i] = plain;
+  reinterpret_cast<decltype(plain)*>(a)[i] = plain;
+}
+
+// The lean plan's abc stage: the coefficient rows cut into chunks of at most `cap` entries (A and B of
+// the same rows together), uploaded into two device buffers on a copy stream, so chunk k + 1 uploads while
+// chunk k is evaluated (the same double buffering as the MSM's streamed points).
+template <class Fr>
+void abc_streamed(const HostRows<Fr>& h, const std::uint32_t* d_start, std::size_t n, std::size_t cap,
+                  const Fr* w, Fr* a, Fr* b, Fr* c, cudaStream_t stream) {
+  struct Chunk {
+    std::size_t r0, r1, a_count, b_count;
+  };
+  std::vector<Chunk> chunks;
+  for (std::size_t r0 = 0; r0 < n;) {
+    std::size_t r1 = r0 + 1;
+    auto entries = [&](std::size_t end) {
+      return std::size_t(h.start[end] - h.start[r0]) + std::size_t(h.start[n + end] - h.start[n + r0]);
+    };
+    // Rows are short: grow by doubling, then back off to the largest prefix that fits.
+    std::size_t step = 1024;
+    while (r1 < n && entries(std::min(n, r1 + step)) <= cap) r1 = std::min(n, r1 + step), step *= 2;
+    while (step > 1 && r1 < n) {
+      step /= 2;
+      if (entries(std::min(n, r1 + step)) <= cap) r1 = std::min(n, r1 + step);
+    }
+    chunks.push_back({r0, r1, h.start[r1] - h.start[r0], h.start[n + r1] - h.start[n + r0]});
+    r0 = r1;
+  }
+  const std::size_t second = chunks.size() > 1 ? cap : 0;  // one chunk needs one buffer
+  cuda::DeviceBuffer<std::uint32_t> d_cols[2] = {cuda::DeviceBuffer<std::uint32_t>(cap),
+                                                 cuda::DeviceBuffer<std::uint32_t>(second)};
+  cuda::DeviceBuffer<Fr> d_vals[2] = {cuda::DeviceBuffer<Fr>(cap), cuda::DeviceBuffer<Fr>(second)};
+  cuda::Stream copy;
+  cuda::Event uploaded[2] = {cuda::Event(false), cuda::Event(false)};
+  cuda::Event released[2] = {cuda::Event(false), cuda::Event(false)};
+  auto upload = [&](std::size_t k) {
+    const Chunk& ch = chunks[k];
+    const std::size_t buf = k % 2, a_from = h.start[ch.r0], b_from = h.start[n + ch.r0];
+    released[buf].make_wait(copy.get());
+    d_cols[buf].upload(h.cols.data() + a_from, ch.a_count, copy.get());
+    d_vals[buf].upload(h.vals.data() + a_from, ch.a_count, copy.get());
+    d_cols[buf].upload(h.cols.data() + b_from, ch.b_count, copy.get(), ch.a_count);
+    d_vals[buf].upload(h.vals.data() + b_from, ch.b_count, copy.get(), ch.a_count);
+    uploaded[buf].record(copy.get());
+  };
+  if (!chunks.empty()) upload(0);
+  for (std::size_t k = 0; k < chunks.size(); ++k) {
+    if (k + 1 < chunks.size()) upload(k + 1);
+    const Chunk& ch = chunks[k];
+    const std::size_t buf = k % 2, rows = ch.r1 - ch.r0;
+    uploaded[buf].make_wait(stream);
+    // b_base ≥ 0: B's entries start after all of A's, and this chunk holds fewer A entries than that.
+    abc_kernel<Fr><<<blocks_for(rows), kThreads, 0, stream>>>(
+        d_start, n, d_cols[buf].data(), d_vals[buf].data(), h.start[ch.r0], h.start[n + ch.r0] - ch.a_count,
+        w, ch.r0, rows, a, b, c);
+    cuda::check_last_launch("groth16 abc_kernel (streamed rows)");
+    released[buf].record(stream);
+  }
+  // The chunk buffers and the copy stream go when this returns: wait for the kernels that read them.
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 // Positions of the witness values equal to one and of the other non-zero values (the split MSMs'
@@ -213,69 +311,79 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const ResidentKey<Curve>& key,
   using Fr = typename Curve::Fr;
   using G1 = typename Curve::G1Cfg;
   using G2 = typename Curve::G2Cfg;
+  using Plain = ff::BigInt<Fr::N>;
   check_prove_inputs(pk, witness);
   const auto& k = key.impl();
-  const std::size_t n = pk.domain_size;
+  const std::size_t n = pk.domain_size, skip = pk.n_public + 1;  // C covers the private signals only
 
-  using Plain = ff::BigInt<Fr::N>;
-  cuda::DeviceBuffer<Fr> d_abc(3 * n), d_wm(pk.n_vars);  // d_wm: the witness in Montgomery form
-  cuda::DeviceBuffer<Plain> d_w(pk.n_vars);
+  // Buffers are freed as soon as their stage is over (wm after the classification, b and c after H), so the
+  // MSMs, which size their slices from what is left, get the most room.
+  cuda::DeviceBuffer<Fr> a(n), b(n), c(n), wm(pk.n_vars);  // wm: the witness in Montgomery form
+  cuda::DeviceBuffer<Plain> w(pk.n_vars);
   {
     StageTimer t(timings, "abc");
-    d_wm.upload(witness.data(), witness.size(), stream);
-    CUZK_CUDA_CHECK(cudaMemsetAsync(d_abc.data(), 0, 3 * n * sizeof(Fr), stream));
-    abc_kernel<Fr><<<blocks_for(n), kThreads, 0, stream>>>(k.row_start.data(), k.cols.data(), k.vals.data(),
-                                                           d_wm.data(), n, d_abc.data());
+    wm.upload(witness.data(), witness.size(), stream);
+    if (k.host_rows)
+      abc_streamed<Fr>(*k.host_rows, k.row_start.data(), n, k.row_chunk, wm.data(), a.data(), b.data(), c.data(),
+                       stream);
+    else
+      abc_kernel<Fr><<<blocks_for(n), kThreads, 0, stream>>>(k.row_start.data(), n, k.cols.data(), k.vals.data(),
+                                                             0, 0, wm.data(), 0, n, a.data(), b.data(), c.data());
     cuda::check_last_launch("groth16 abc_kernel");
-    to_plain_kernel<Fr><<<blocks_for(pk.n_vars), kThreads, 0, stream>>>(d_wm.data(), d_w.data(), pk.n_vars);
+    to_plain_kernel<Fr><<<blocks_for(pk.n_vars), kThreads, 0, stream>>>(wm.data(), w.data(), pk.n_vars);
     cuda::check_last_launch("groth16 to_plain_kernel");
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
+  std::optional<WitnessClasses> all, priv;  // the split MSMs' classification (resident points only)
+  if (k.points) {
+    StageTimer t(timings, "classify");
+    all.emplace(classify(wm.data(), pk.n_vars, stream));
+    priv.emplace(classify(wm.data() + skip, pk.n_vars - skip, stream));
+  }
+  wm.reset();
   {
     StageTimer t(timings, "h");
-    ntt::gpu::to_odd_coset(d_abc.data(), 3, k.tables, stream);
-    h_kernel<Fr><<<blocks_for(n), kThreads, 0, stream>>>(d_abc.data(), n);
+    for (Fr* v : {a.data(), b.data(), c.data()}) ntt::gpu::to_odd_coset(v, 1, k.tables, stream);
+    h_kernel<Fr><<<blocks_for(n), kThreads, 0, stream>>>(a.data(), b.data(), c.data(), n);
     cuda::check_last_launch("groth16 h_kernel");
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
-  const std::size_t skip = pk.n_public + 1;  // C covers the private signals only
+  b.reset();
+  c.reset();
+  cuda::maybe_inject_sticky_fault(stream);  // tests: poison the context here, as a faulting MSM would
+  const Plain* h = reinterpret_cast<const Plain*>(a.data());
   MsmResults<Curve> m;
-  if (!k.points) {  // host mode: every MSM streams its points (dense; zero digits are skipped anyway)
+  if (!k.points) {  // streamed points: every MSM streams them (dense; zero digits are skipped anyway)
     StageTimer t(timings, "msm_streamed");
-    m.a = msm::gpu::pippenger_streamed<G1>(pk.a.data(), d_w.data(), pk.n_vars, stream);
-    m.b1 = msm::gpu::pippenger_streamed<G1>(pk.b1.data(), d_w.data(), pk.n_vars, stream);
-    m.b2 = msm::gpu::pippenger_streamed<G2>(pk.b2.data(), d_w.data(), pk.n_vars, stream);
-    m.c = msm::gpu::pippenger_streamed<G1>(pk.c.data(), d_w.data() + skip, pk.n_vars - skip, stream);
-    m.c += msm::gpu::pippenger_streamed<G1>(pk.h.data(), reinterpret_cast<const Plain*>(d_abc.data()), n,
-                                            stream);
+    m.a = msm::gpu::pippenger_streamed<G1>(pk.a.data(), w.data(), pk.n_vars, stream);
+    m.b1 = msm::gpu::pippenger_streamed<G1>(pk.b1.data(), w.data(), pk.n_vars, stream);
+    m.b2 = msm::gpu::pippenger_streamed<G2>(pk.b2.data(), w.data(), pk.n_vars, stream);
+    m.c = msm::gpu::pippenger_streamed<G1>(pk.c.data(), w.data() + skip, pk.n_vars - skip, stream);
+    m.c += msm::gpu::pippenger_streamed<G1>(pk.h.data(), h, n, stream);
     t.finish();
     StageTimer ta(timings, "assemble");
     return assemble(pk, m, r, s);
   }
   const auto& p = *k.points;
-  StageTimer classify_timer(timings, "classify");
-  const WitnessClasses all = classify(d_wm.data(), pk.n_vars, stream),
-                       priv = classify(d_wm.data() + skip, pk.n_vars - skip, stream);
-  classify_timer.finish();
   {
     StageTimer t(timings, "msm_a");
-    m.a = split_msm<G1>(p.a.data(), d_w.data(), all, stream, timings);
+    m.a = split_msm<G1>(p.a.data(), w.data(), *all, stream, timings);
   }
   {
     StageTimer t(timings, "msm_b1");
-    m.b1 = split_msm<G1>(p.b1.data(), d_w.data(), all, stream, timings);
+    m.b1 = split_msm<G1>(p.b1.data(), w.data(), *all, stream, timings);
   }
   {
     StageTimer t(timings, "msm_b2");
-    m.b2 = split_msm<G2>(p.b2.data(), d_w.data(), all, stream, timings);
+    m.b2 = split_msm<G2>(p.b2.data(), w.data(), *all, stream, timings);
   }
   {
     StageTimer t(timings, "msm_c");
-    m.c = split_msm<G1>(p.c.data(), d_w.data() + skip, priv, stream, timings);
+    m.c = split_msm<G1>(p.c.data(), w.data() + skip, *priv, stream, timings);
   }
   {
     StageTimer t(timings, "msm_h");
-    m.c += msm::gpu::pippenger<G1>(p.h.data(), reinterpret_cast<const Plain*>(d_abc.data()), n, stream);
+    m.c += msm::gpu::pippenger<G1>(p.h.data(), h, n, stream);
   }
   StageTimer t(timings, "assemble");
   return assemble(pk, m, r, s);

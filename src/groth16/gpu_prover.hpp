@@ -1,7 +1,7 @@
-// The Groth16 prover on the GPU: the abc stage (A·w, B·w over the key's coefficient rows, resident on
-// the device), the H stage (odd-coset NTTs of a, b, c and h = a·b - c) and all five MSMs (A, B1, B2 in
-// G2, C, H) run on the device; the witness classification for the split MSMs and the blinding stay on
-// the CPU.
+// The Groth16 prover on the GPU: the abc stage (A·w, B·w over the key's coefficient rows), the H stage
+// (odd-coset NTTs of a, b, c and h = a·b - c), the witness classification for the split MSMs and all five
+// MSMs (A, B1, B2 in G2, C, H) run on the device, within the plan's footprint (gpu_plan.hpp); the
+// blinding stays on the CPU.
 // With the same r and s the proof is byte-identical to the CPU prover's (same group elements, same
 // affine encoding).
 #pragma once
@@ -9,27 +9,29 @@
 #include <cuda_runtime.h>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "groth16/gpu_plan.hpp"
 #include "groth16/timings.hpp"
 #include "groth16/types.hpp"
 
 namespace cuzk::groth16::gpu {
 
-// Where a ResidentKey keeps the point arrays (A, B1, B2, C, H): in device memory, or in (page-locked)
-// host memory from which each MSM streams them slice by slice; kAuto tries the device first and streams
-// when the points do not fit.
-enum class KeyResidency { kAuto, kDevice, kHost };
-
-// The proving key prepared for the GPU once and reused by every proof: NTT tables, the A/B coefficient
-// rows and — when they fit, or as `residency` says — the point arrays in device memory. In host mode
-// the points stay in `pk`'s vectors (registered with CUDA for fast copies), so `pk` must outlive the
-// key. Throws cuda::CudaError (kind out_of_memory) when even the tables do not fit.
+// The proving key prepared for the GPU once and reused by every proof, as `plan` says (gpu_plan.hpp):
+// NTT tables and row offsets always, the coefficient rows unless lean, the points only when resident.
+// Streamed parts stay in host memory (page-locked through cuda::HostRegistry for fast asynchronous
+// copies), so `pk` must outlive the key. Without a plan, the largest that fits in what the VRAM policy
+// leaves now (cuda::vram_available) is chosen, stepping down if the upload runs out of memory anyway.
+// Throws cuda::CudaError (kind out_of_memory) when even the lean plan's part does not fit. `row_chunk`
+// (lean only; 0: 2^24) sets the entries per streamed row chunk, so tests can cut a small key into many.
 template <class Curve>
 class ResidentKey {
  public:
-  ResidentKey(const ProvingKey<Curve>& pk, cudaStream_t stream, KeyResidency residency = KeyResidency::kAuto);
-  bool points_on_device() const;
+  ResidentKey(const ProvingKey<Curve>& pk, cudaStream_t stream, std::optional<Plan> plan = {},
+              std::size_t row_chunk = 0);
+  Plan plan() const;
+  bool points_on_device() const { return plan() == Plan::kResident; }
   ~ResidentKey();
   ResidentKey(const ResidentKey&) = delete;
   ResidentKey& operator=(const ResidentKey&) = delete;

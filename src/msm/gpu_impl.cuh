@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/vram.hpp"
 #include "cuda/error.hpp"
 #include "cuda/event.hpp"
 #include "cuda/phase_timer.hpp"
@@ -266,8 +267,9 @@ __global__ void fold_kernel(const Xyzz<C>* in, std::size_t n, std::size_t f, Xyz
 // CUB's temporary storage (about as much again) and the head/tail partials of its segments.
 template <class C>
 std::size_t auto_chunk(std::size_t n, std::size_t w) {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  CUZK_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  // What the VRAM policy still allows (its limit and margin), not the raw device free memory: with a
+  // limit set, a capped worker slices its MSMs instead of failing.
+  const std::size_t free_bytes = cuda::vram_available();
   const double per_point = double(w) * (32.0 + 2.0 * sizeof(Xyzz<C>) / double(kSeg));
   std::size_t chunk = std::size_t(1) << 20;
   while (chunk < n && chunk < (std::size_t(1) << 26) && double(2 * chunk) * per_point <= free_bytes / 3.0)

@@ -21,12 +21,22 @@ std::string status_json(const engine::EngineStatus& s) {
                  {"repository_budget_bytes", s.repository_budget},
                  {"pinned_bytes", s.pinned_bytes},
                  {"pinned_budget_bytes", s.pinned_budget}};
+  j["faults"] = {{"out_of_memory", s.faults.out_of_memory},
+                 {"context_lost", s.faults.context_lost},
+                 {"self_check", s.faults.self_check},
+                 {"vram_leaks", s.faults.vram_leaks},
+                 {"retries", s.faults.retries}};
+  j["partitions_by_plan"] = s.partitions_by_plan;
   j["devices"] = json::array();
   for (const auto& d : s.devices)
     j["devices"].push_back({{"ordinal", d.ordinal},
                             {"name", d.name},
                             {"vram_total_bytes", d.vram_total},
                             {"vram_free_bytes", d.vram_free},
+                            {"vram_daemon_bytes", d.vram_used},
+                            {"vram_daemon_peak_bytes", d.vram_peak},
+                            {"vram_limit_bytes", d.vram_limit},
+                            {"context_resets", d.context_resets},
                             {"resident_circuits", d.resident_circuits}});
   j["workers"] = json::array();
   for (const auto& w : s.workers)

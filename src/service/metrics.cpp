@@ -1,5 +1,7 @@
 #include "service/metrics.hpp"
 
+#include <algorithm>
+
 #include <prometheus/text_serializer.h>
 
 namespace cuzk::service {
@@ -59,8 +61,30 @@ Metrics::Metrics()
           prometheus::BuildGauge().Name("cuzk_uptime_seconds").Help("Daemon uptime").Register(*registry_)),
       vram_bytes_(prometheus::BuildGauge()
                       .Name("cuzk_vram_bytes")
-                      .Help("Device memory per GPU: total, and in use by all processes")
-                      .Register(*registry_)) {}
+                      .Help("Device memory per GPU: total, used (all processes), daemon (this daemon's "
+                            "allocations), daemon_peak, limit (what this daemon may hold)")
+                      .Register(*registry_)),
+      faults_(prometheus::BuildCounter()
+                  .Name("cuzk_faults_total")
+                  .Help("Faults met: out_of_memory, context_lost (sticky CUDA error, context reset), self_check "
+                        "(a proof failed verification), vram_leak; retry counts partition attempts after the first")
+                  .Register(*registry_)),
+      partitions_by_plan_(prometheus::BuildCounter()
+                              .Name("cuzk_partitions_total")
+                              .Help("Finished partitions by plan: cpu, resident, streamed, lean")
+                              .Register(*registry_)),
+      context_resets_(prometheus::BuildCounter()
+                          .Name("cuzk_context_resets_total")
+                          .Help("CUDA contexts recreated after a sticky error, per GPU")
+                          .Register(*registry_)) {}
+
+void Metrics::advance(prometheus::Family<prometheus::Counter>& family, const prometheus::Labels& labels,
+                      const std::string& key, double total) {
+  double& seen = seen_[key];
+  auto& counter = family.Add(labels);
+  if (total > seen) counter.Increment(total - seen);
+  seen = std::max(seen, total);
+}
 
 void Metrics::job_finished(const engine::JobResult& job) {
   std::lock_guard lock(mutex_);
@@ -109,7 +133,20 @@ std::string Metrics::render(const engine::EngineStatus& s) {
     const std::string gpu = std::to_string(d.ordinal);
     vram_bytes_.Add({{"gpu", gpu}, {"kind", "total"}}).Set(static_cast<double>(d.vram_total));
     vram_bytes_.Add({{"gpu", gpu}, {"kind", "used"}}).Set(static_cast<double>(d.vram_total - d.vram_free));
+    vram_bytes_.Add({{"gpu", gpu}, {"kind", "daemon"}}).Set(static_cast<double>(d.vram_used));
+    vram_bytes_.Add({{"gpu", gpu}, {"kind", "daemon_peak"}}).Set(static_cast<double>(d.vram_peak));
+    vram_bytes_.Add({{"gpu", gpu}, {"kind", "limit"}}).Set(static_cast<double>(d.vram_limit));
+    advance(context_resets_, {{"gpu", gpu}}, "resets/" + gpu, static_cast<double>(d.context_resets));
   }
+  const auto& f = s.faults;
+  for (const auto& [kind, n] : {std::pair<const char*, std::uint64_t>{"out_of_memory", f.out_of_memory},
+                                {"context_lost", f.context_lost},
+                                {"self_check", f.self_check},
+                                {"vram_leak", f.vram_leaks},
+                                {"retry", f.retries}})
+    advance(faults_, {{"kind", kind}}, std::string("faults/") + kind, static_cast<double>(n));
+  for (const auto& [plan, n] : s.partitions_by_plan)
+    advance(partitions_by_plan_, {{"plan", plan}}, "plan/" + plan, static_cast<double>(n));
   return prometheus::TextSerializer().Serialize(registry_->Collect());
 }
 

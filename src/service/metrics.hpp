@@ -9,6 +9,7 @@
 #include <prometheus/histogram.h>
 #include <prometheus/registry.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -37,6 +38,13 @@ class Metrics {
   prometheus::Family<prometheus::Gauge>& circuit_loaded_;
   prometheus::Family<prometheus::Gauge>& uptime_;
   prometheus::Family<prometheus::Gauge>& vram_bytes_;
+  prometheus::Family<prometheus::Counter>& faults_;
+  prometheus::Family<prometheus::Counter>& partitions_by_plan_;
+  prometheus::Family<prometheus::Counter>& context_resets_;
+  // The engine keeps running totals; a counter is advanced by what is new since the last scrape.
+  std::map<std::string, double> seen_;
+  void advance(prometheus::Family<prometheus::Counter>& family, const prometheus::Labels& labels,
+               const std::string& key, double total);
 };
 
 }  // namespace cuzk::service

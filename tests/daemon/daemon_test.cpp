@@ -4,6 +4,7 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
+#include <nlohmann/json.hpp>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -27,11 +28,11 @@ namespace v1 = cuzk::v1;
 
 class Daemon {
  public:
-  explicit Daemon(const std::filesystem::path& repo) {
+  explicit Daemon(const std::filesystem::path& repo, const std::string& more_config = "") {
     socket_ = repo / "daemon.sock";
     http_port_ = 20000 + ::getpid() % 20000;
     const auto config = repo / "daemon.toml";  // a small message limit, so the oversized request is cheap
-    std::ofstream(config) << "[daemon]\nmax_message_bytes = \"8MiB\"\n";
+    std::ofstream(config) << "[daemon]\nmax_message_bytes = \"8MiB\"\n" << more_config;
     pid_ = ::fork();
     if (pid_ == 0) {
       const std::string listen = "unix://" + socket_.string(),
@@ -232,6 +233,37 @@ TEST(Daemon, CriticalJobBehindTwentyNormalStartsNext) {
   const auto earlier =
       std::count_if(normal_starts.begin(), normal_starts.end(), [&](double t) { return t < crit_start; });
   EXPECT_LE(earlier, 2);
+}
+
+// Fault injection from the configuration file: every second proof is corrupted (3 of the 7 made for 4 jobs),
+// the self-check catches it,
+// the partition is proved again, clients only ever see valid proofs, and /metrics and /status count it.
+TEST(Daemon, InjectedCorruptionIsCaughtRetriedAndCounted) {
+  test::TempRepository repo;
+  auto w = repo.add<Bn254>("c", 200);
+  Daemon d(repo.root(), "[engine]\nmax_attempts = 3\n[faults]\ncorrupt_every = 2\nseed = 9\n");
+  for (int i = 0; i < 4; ++i) {
+    v1::SubmitProofResponse sub;
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(d.stub().SubmitProof(&ctx, request("f" + std::to_string(i), "c", w[0]), &sub).ok());
+    v1::AwaitProofRequest a;
+    a.set_job_id(sub.job_id());
+    v1::AwaitProofResponse r;
+    grpc::ClientContext actx;
+    ASSERT_TRUE(d.stub().AwaitProof(&actx, a, &r).ok());
+    expect_valid<Bn254>(repo.root(), "c", r);
+  }
+  httplib::Client http("127.0.0.1", d.http_port());
+  const auto metrics = http.Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_NE(metrics->body.find("cuzk_faults_total{kind=\"self_check\"} 3"), std::string::npos) << metrics->body;
+  EXPECT_NE(metrics->body.find("cuzk_faults_total{kind=\"retry\"} 3"), std::string::npos);
+  EXPECT_NE(metrics->body.find("cuzk_partitions_total{plan=\"cpu\"} 4"), std::string::npos);
+  const auto status = http.Get("/status");
+  ASSERT_TRUE(status);
+  const auto j = nlohmann::json::parse(status->body);
+  EXPECT_EQ(j["faults"]["self_check"], 3);
+  EXPECT_EQ(j["partitions_by_plan"]["cpu"], 4);
 }
 
 TEST(Daemon, SigtermDrainsAcknowledgedJobs) {

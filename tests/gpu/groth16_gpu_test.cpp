@@ -41,7 +41,8 @@ TYPED_TEST(Groth16GpuTest, ProofsAreByteIdenticalToCpu) {
 }
 
 // Mostly-boolean witnesses take the split MSMs' batch-add path; a key kept in host memory streams its
-// points. Both must give the CPU's proof.
+// points, and the lean plan streams its coefficient rows too (in chunks of 1,000 entries here, so many
+// chunks and both buffers are used). All must give the CPU's proof.
 TYPED_TEST(Groth16GpuTest, BooleanWitnessAndStreamedKeyMatchCpu) {
   CUZK_REQUIRE_GPU();
   using C = TypeParam;
@@ -52,12 +53,14 @@ TYPED_TEST(Groth16GpuTest, BooleanWitnessAndStreamedKeyMatchCpu) {
   cuda::Stream stream;
   auto rs = test::random_field_vector<Fr>(2, 5);
   const auto cpu = groth16::prove(pk, circ.witness, rs[0], rs[1]);
-  groth16::gpu::ResidentKey<C> resident(pk, stream.get(), groth16::gpu::KeyResidency::kDevice);
-  EXPECT_TRUE(resident.points_on_device());
-  EXPECT_EQ(groth16::gpu::prove(pk, resident, circ.witness, rs[0], rs[1], stream.get()), cpu);
-  groth16::gpu::ResidentKey<C> streamed(pk, stream.get(), groth16::gpu::KeyResidency::kHost);
-  EXPECT_FALSE(streamed.points_on_device());
-  EXPECT_EQ(groth16::gpu::prove(pk, streamed, circ.witness, rs[0], rs[1], stream.get()), cpu);
+  using groth16::gpu::Plan;
+  for (Plan plan : {Plan::kResident, Plan::kStreamed, Plan::kLean}) {
+    SCOPED_TRACE(groth16::gpu::to_string(plan));
+    groth16::gpu::ResidentKey<C> key(pk, stream.get(), plan, 1000);
+    EXPECT_EQ(key.plan(), plan);
+    EXPECT_EQ(key.points_on_device(), plan == Plan::kResident);
+    EXPECT_EQ(groth16::gpu::prove(pk, key, circ.witness, rs[0], rs[1], stream.get()), cpu);
+  }
 }
 
 TYPED_TEST(Groth16GpuTest, BadWitnessIsAClearErrorAndLeaksNothing) {

@@ -251,6 +251,43 @@ TEST(Engine, ProvesBothCurvesAndSeveralPartitions) {
   EXPECT_EQ(s.backend, "cpu");
 }
 
+// Injected corruption: every third proof comes out wrong. The self-check catches each one, the partition
+// is proved again, and every job ends with valid proofs only; with every proof corrupted, the job fails
+// with a clear error once the attempts are spent, and the engine goes on serving.
+TEST(Engine, CorruptedProofsAreCaughtByTheSelfCheckAndProvedAgain) {
+  test::TempRepository repo;
+  auto w = repo.add<Bn254>("bn", 60, 4, "partitions = 4\n");
+  auto cfg = cpu_config(repo.root(), 2);
+  std::atomic<int> retried{0};
+  cfg.log = [&](const std::string& l) { retried += l.find("self-check failed") != std::string::npos; };
+  cfg.fault_corrupt.every = 3;
+  {
+    Engine e(cfg);
+    std::vector<std::string> ids;
+    for (int j = 0; j < 5; ++j) ids.push_back(e.submit({"r", "bn", std::nullopt, w}).job_id);
+    for (const auto& id : ids) {
+      const auto r = e.await(id);
+      ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+      for (const auto& p : r.partitions) expect_valid<Bn254>(repo.root(), "bn", p);
+    }
+    const auto s = e.status();
+    // 20 partitions: at least every third of the first 20 proofs was corrupted, each one proved again.
+    EXPECT_GE(s.faults.self_check, 6u);
+    EXPECT_EQ(s.faults.retries, s.faults.self_check);
+    EXPECT_EQ(retried.load(), static_cast<int>(s.faults.self_check));
+    EXPECT_EQ(s.partitions_by_plan.at("cpu"), 20u);
+  }
+  cfg.fault_corrupt.every = 1;
+  cfg.max_attempts = 2;
+  Engine always(cfg);
+  const auto r = always.await(always.submit({"r", "bn", std::nullopt, w}).job_id);
+  EXPECT_EQ(r.status, JobStatus::kFailed);
+  EXPECT_NE(r.error.find("failed its self-check 2 time(s)"), std::string::npos) << r.error;
+  for (const auto& p : r.partitions) EXPECT_TRUE(p.proof_json.empty());
+  always.shutdown(true);  // the job's other running partition ends too
+  EXPECT_EQ(always.status().failed, 1u);
+}
+
 TEST(Engine, BadRequestsAreClearErrorsAndHarmNothing) {
   test::TempRepository repo;
   auto small = repo.add<Bn254>("small", 50);

@@ -1,0 +1,49 @@
+// The one allocator for device memory: every cudaMalloc of the project goes through vram_allocate (via
+// DeviceBuffer), which knows how much this process may still take on each device.
+//
+// The original system failed when two workers each planned as if they had the whole 16 GiB card. Here an
+// allocation is refused (CudaError, kind out_of_memory, before CUDA is asked) when it would leave less
+// than `margin` bytes free on the device, or take this process's device memory beyond `limit`. The limit
+// lets a large GPU behave like a small card in tests, and lets an operator leave room for other
+// processes. Refusals, injected failures (cuda/fault_injection.hpp) and CUDA's own out-of-memory all look
+// the same to callers, who then fall back to a smaller-footprint plan.
+//
+// In-use bytes are counted per device and returned by every DeviceBuffer destructor, so a job's memory is
+// back to its baseline when the job's buffers are gone: the engine and the gpu tests check that.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cuzk::cuda {
+
+struct VramPolicy {
+  std::size_t limit = 0;                     // bytes this process may hold per device; 0: the whole device
+  std::size_t margin = std::size_t(512) << 20;  // bytes always left free on the device
+};
+
+// Process-wide; set before the first allocation (the daemon does it from its configuration).
+void set_vram_policy(VramPolicy policy);
+VramPolicy vram_policy();
+
+struct VramUsage {
+  std::size_t in_use = 0;          // bytes this process holds on the device now
+  std::size_t peak = 0;            // the most it held at once
+  std::size_t live_buffers = 0;    // allocations not yet freed
+  std::uint64_t refused = 0;       // allocations refused by the limit or margin
+  std::uint64_t injected = 0;      // allocations failed on purpose (fault injection)
+  std::uint64_t out_of_memory = 0; // allocations CUDA itself refused
+};
+VramUsage vram_usage(int device);
+
+// Bytes an allocation on the current device may take now: within the limit and leaving the margin free.
+std::size_t vram_available();
+
+// cudaMalloc on the current device under the policy; returns the pointer and sets *device. Throws
+// CudaError (out_of_memory when refused, injected or failed for lack of memory). bytes > 0.
+void* vram_allocate(std::size_t bytes, int* device);
+
+// cudaFree of a vram_allocate pointer; never throws (a failure is reported once on stderr).
+void vram_release(void* ptr, std::size_t bytes, int device) noexcept;
+
+}  // namespace cuzk::cuda

@@ -1,0 +1,52 @@
+// How much of a proof stays in device memory: the GPU prover's plans, from the fastest (everything
+// resident) to the smallest (the key streamed from pinned host memory in chunks), and the choice between
+// them from the key's shape and the device memory the VRAM policy leaves (cuda/vram.hpp).
+//
+//   resident  the key's points, coefficient rows and NTT tables on the device; split MSMs (ones batch-added,
+//             zeros skipped) over the resident points
+//   streamed  points stay in (page-locked) host memory and every MSM streams them slice by slice
+//   lean      the coefficient rows are streamed too, in row chunks through two buffers, for the abc stage
+//
+// Every plan frees the Montgomery witness after the abc stage and b and c after the H stage, and the
+// MSMs size their slices from what is left, so the peak is what `Footprint` adds up. Host-only: the
+// choice is unit-tested without a GPU.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+
+#include "groth16/types.hpp"
+
+namespace cuzk::groth16::gpu {
+
+enum class Plan { kResident, kStreamed, kLean };
+const char* to_string(Plan plan);
+// The next smaller-footprint plan; nullopt after lean.
+std::optional<Plan> smaller(Plan plan);
+
+// Bytes of device memory, estimated from the key's shape (exact for the arrays, rounded up for the MSM's
+// and CUB's work space).
+struct Footprint {
+  std::size_t tables = 0;     // NTT twiddles: one element per domain point
+  std::size_t row_index = 0;  // the CSR row offsets of A and B (kept on the device by every plan)
+  std::size_t rows = 0;       // the CSR columns and values (streamed by lean)
+  std::size_t points = 0;     // A, B1, B2, C, H (streamed by streamed and lean)
+  std::size_t proof = 0;      // one proof's buffers at their peak, MSM slices at their smallest
+  std::size_t row_chunks = 0; // lean: the row-chunk buffers (two, or one if it holds every entry)
+  // The whole of a plan: the key's device part plus one proof.
+  std::size_t need(Plan plan) const;
+};
+
+template <class Curve>
+Footprint footprint(const ProvingKey<Curve>& pk);
+
+// Entries per row-chunk buffer of the lean plan: `target` (default 2^24), or the longest row of A plus B if
+// that is longer, or all entries if there are fewer.
+template <class Curve>
+std::size_t row_chunk_entries(const ProvingKey<Curve>& pk, std::size_t target = std::size_t(1) << 24);
+
+// The plan with the most on the device that fits in `available` bytes; lean when none does (it may still
+// run out of memory: the caller reports that).
+Plan choose_plan(const Footprint& f, std::size_t available);
+
+}  // namespace cuzk::groth16::gpu

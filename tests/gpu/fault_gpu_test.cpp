@@ -1,0 +1,236 @@
+// GPU memory discipline and fault recovery (issue 5): the VRAM policy refuses what would pass its limit and
+// accounts every byte; a sticky fault is survived by resetting the context; and the engine, with two
+// workers on one GPU, turns injected out-of-memory, sticky faults and corrupted proofs into retried
+// partitions — every job ends proved (or with a clear error once its attempts are spent), no invalid
+// proof is returned, device memory and page locks return to their baseline.
+//
+// How many faults of each kind the engine test injects: CUZK_FAULT_TEST_COUNT (default 40; the device run
+// in the issue note used 1000 for allocation and corruption faults) and CUZK_FAULT_TEST_STICKY (default 5;
+// each one recreates the context).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "cuda/device.hpp"
+#include "cuda/device_buffer.hpp"
+#include "cuda/fault_injection.hpp"
+#include "cuda/host_registry.hpp"
+#include "cuda/stream.hpp"
+#include "cuda/vram.hpp"
+#include "engine/engine.hpp"
+#include "gpu/gpu_test_util.hpp"
+#include "groth16/verifier.hpp"
+#include "io/json.hpp"
+#include "io/zkey.hpp"
+#include "unit/engine_test_util.hpp"
+
+namespace cuzk {
+namespace {
+
+std::size_t env_count(const char* name, std::size_t fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::stoull(v) : fallback;
+}
+
+constexpr std::size_t kMiB = std::size_t(1) << 20;
+
+TEST(Vram, TheLimitRefusesBeyondItAndEveryByteIsAccounted) {
+  CUZK_REQUIRE_GPU();
+  cuda::select_device(0);
+  const auto saved = cuda::vram_policy();
+  const auto before = cuda::vram_usage(0);
+  cuda::set_vram_policy({before.in_use + 256 * kMiB, 0});
+  {
+    cuda::DeviceBuffer<std::uint8_t> a(200 * kMiB);
+    EXPECT_EQ(cuda::vram_usage(0).in_use, before.in_use + 200 * kMiB);
+    EXPECT_LE(cuda::vram_available(), 56 * kMiB);
+    try {
+      cuda::DeviceBuffer<std::uint8_t> b(100 * kMiB);
+      ADD_FAILURE() << "allocated past the VRAM limit";
+    } catch (const cuda::CudaError& e) {
+      EXPECT_EQ(e.kind(), cuda::CudaError::Kind::out_of_memory);
+      EXPECT_NE(std::string(e.what()).find("refused"), std::string::npos) << e.what();
+    }
+    cuda::DeviceBuffer<std::uint8_t> c(50 * kMiB);  // what is left still serves
+    EXPECT_EQ(cuda::vram_usage(0).live_buffers, before.live_buffers + 2);
+  }
+  EXPECT_EQ(cuda::vram_usage(0).in_use, before.in_use);
+  EXPECT_EQ(cuda::vram_usage(0).refused, before.refused + 1);
+  // The margin: an allocation that would leave less than it free on the device is refused too.
+  cuda::set_vram_policy({0, cuda::mem_info().first});
+  EXPECT_THROW(cuda::DeviceBuffer<std::uint8_t>(kMiB), cuda::CudaError);
+  cuda::set_vram_policy(saved);
+}
+
+TEST(Vram, InjectedAllocationFailuresLookLikeOutOfMemory) {
+  CUZK_REQUIRE_GPU();
+  cuda::allocation_faults().configure({2, 0, 1});
+  cuda::DeviceBuffer<std::uint8_t> first(kMiB);
+  try {
+    cuda::DeviceBuffer<std::uint8_t> second(kMiB);
+    ADD_FAILURE() << "the injected failure did not fire";
+  } catch (const cuda::CudaError& e) {
+    EXPECT_EQ(e.kind(), cuda::CudaError::Kind::out_of_memory);
+    EXPECT_NE(std::string(e.what()).find("injected"), std::string::npos);
+  }
+  cuda::allocation_faults().configure({});
+  cuda::DeviceBuffer<std::uint8_t> third(kMiB);
+}
+
+// A trapping kernel poisons the context; resetting it makes the device usable again, and page locks the
+// registry holds survive (or are restored).
+TEST(StickyFault, TheContextIsResetAndTheDeviceServesAgain) {
+  CUZK_REQUIRE_GPU();
+  cuda::select_device(0);
+  std::vector<std::uint64_t> host(1 << 20, 7);
+  auto pin = cuda::HostRegistry::instance().pin(host.data(), host.size() * 8);
+  ASSERT_NE(pin, nullptr);
+  auto stream = std::make_unique<cuda::Stream>();
+  cuda::sticky_faults().configure({1, 0, 1});
+  EXPECT_TRUE(cuda::maybe_inject_sticky_fault(stream->get()));
+  cuda::sticky_faults().configure({});
+  try {
+    stream->synchronize();
+    ADD_FAILURE() << "the trap did not poison the context";
+  } catch (const cuda::CudaError& e) {
+    EXPECT_EQ(e.kind(), cuda::CudaError::Kind::sticky) << e.what();
+  }
+  stream->abandon();
+  cuda::reset_device(0);
+  stream = std::make_unique<cuda::Stream>();
+  const auto data = test::random_field_vector<Bls12_381::Fr>(1000, 3);
+  cuda::DeviceBuffer<Bls12_381::Fr> d(data.size());
+  d.upload(data.data(), data.size(), stream->get());
+  std::vector<Bls12_381::Fr> back(data.size());
+  d.download(back.data(), back.size(), stream->get());
+  stream->synchronize();
+  EXPECT_EQ(back, data);
+  cudaPointerAttributes attr{};
+  ASSERT_EQ(cudaPointerGetAttributes(&attr, host.data()), cudaSuccess);
+  EXPECT_EQ(attr.type, cudaMemoryTypeHost);  // still page-locked for CUDA
+  pin.reset();
+  EXPECT_EQ(cuda::HostRegistry::instance().ranges(), 0u);
+}
+
+namespace eng = engine;
+
+struct FaultRun {
+  std::size_t completed = 0, failed = 0;
+  eng::FaultCounts faults;
+  std::map<std::string, std::uint64_t> plans;
+};
+
+// Proves `jobs` jobs of 2 partitions with two workers on GPU 0 under `cfg`'s fault injection; checks every
+// returned proof and that failures are clear errors.
+FaultRun run_engine(const test::TempRepository& repo, const std::vector<std::vector<std::uint8_t>>& w,
+                    eng::EngineConfig cfg, std::size_t jobs) {
+  cfg.repository = repo.root();
+  cfg.backend = "cuda";
+  cfg.gpu_workers_per_device = 2;
+  cfg.devices = {0};
+  cfg.log = [](const std::string&) {};
+  const auto pk = io::read_zkey<Bls12_381>((repo.root() / "c" / "circuit.zkey").string());
+  FaultRun run;
+  eng::Engine e(cfg);
+  std::vector<std::string> ids;
+  for (std::size_t j = 0; j < jobs; ++j) ids.push_back(e.submit({"f", "c", std::nullopt, w}).job_id);
+  for (const auto& id : ids) {
+    const auto r = e.await(id);
+    if (r.status == eng::JobStatus::kCompleted) {
+      ++run.completed;
+      for (const auto& p : r.partitions) {
+        const auto proof = io::proof_from_json<Bls12_381>(p.proof_json, "proof");
+        EXPECT_TRUE(groth16::verify(pk.verifying_key(), io::public_from_json<Bls12_381>(p.public_json, "public"),
+                                    proof)
+                        .valid)
+            << "an invalid proof was returned";
+      }
+    } else {
+      ++run.failed;
+      EXPECT_EQ(r.status, eng::JobStatus::kFailed);
+      EXPECT_FALSE(r.error.empty());
+      for (const auto& p : r.partitions) EXPECT_TRUE(p.proof_json.empty());
+    }
+  }
+  e.shutdown(true);
+  const auto s = e.status();
+  run.faults = s.faults;
+  run.plans = s.partitions_by_plan;
+  return run;
+}
+
+TEST(EngineFaults, InjectedFaultsOfEveryKindEndInProofsAndLeaveNothingBehind) {
+  CUZK_REQUIRE_GPU();
+  cuda::select_device(0);
+  test::TempRepository repo;
+  auto w = repo.add<Bls12_381>("c", 1000, 2, "partitions = 2\n");
+  const std::size_t target = env_count("CUZK_FAULT_TEST_COUNT", 40),
+                    sticky = env_count("CUZK_FAULT_TEST_STICKY", 5);
+  // A first clean run pays the one-time costs that stay with the context; the baseline comes after it.
+  {
+    const auto clean = run_engine(repo, w, {}, 2);
+    EXPECT_EQ(clean.completed, 2u);
+    EXPECT_EQ(clean.plans.at("resident"), 4u);
+  }
+  const auto free_baseline = cuda::mem_info().first;
+  const auto used_baseline = cuda::vram_usage(0).in_use;
+  const auto check_baseline = [&](const char* what) {
+    EXPECT_EQ(cuda::vram_usage(0).in_use, used_baseline) << what;
+    EXPECT_EQ(cuda::vram_usage(0).live_buffers, 0u) << what;
+    EXPECT_EQ(cuda::HostRegistry::instance().ranges(), 0u) << what;
+    // After a context reset the lazily loaded kernel images come back; allow for them, nothing more.
+    EXPECT_LE(free_baseline - std::min(free_baseline, cuda::mem_info().first), 64 * kMiB) << what;
+  };
+
+  // Corrupted proofs: every third. Each one is caught by the self-check and proved again.
+  {
+    eng::EngineConfig cfg;
+    cfg.fault_corrupt = {3, 0, 1};
+    const auto run = run_engine(repo, w, cfg, (3 * target + 1) / 4);
+    EXPECT_EQ(run.failed, 0u);
+    EXPECT_GE(run.faults.self_check, target / 2);
+    std::printf("corruption: %zu jobs proved, %llu corrupted proofs caught and proved again\n", run.completed,
+                static_cast<unsigned long long>(run.faults.self_check));
+    check_baseline("after corruption");
+  }
+  // Device allocations failing at random (0.5 %, ~30 allocations per proof): out-of-memory, released and
+  // retried, the plan stepping down when it repeats.
+  {
+    eng::EngineConfig cfg;
+    cfg.fault_alloc = {0, 0.005, 7};
+    std::size_t jobs = 0;
+    FaultRun total;
+    while (total.faults.out_of_memory < target && jobs < 100 * target) {
+      const auto run = run_engine(repo, w, cfg, 20);
+      jobs += 20;
+      total.completed += run.completed;
+      total.failed += run.failed;
+      total.faults.out_of_memory += run.faults.out_of_memory;
+      total.faults.retries += run.faults.retries;
+      for (const auto& [plan, n] : run.plans) total.plans[plan] += n;
+    }
+    EXPECT_GE(total.faults.out_of_memory, target);
+    EXPECT_GE(total.completed, jobs * 9 / 10);  // a job fails only if 3 attempts in a row were hit
+    std::printf("allocation faults: %llu out-of-memory in %zu jobs; %zu proved, %zu failed after 3 attempts; "
+                "plans:",
+                static_cast<unsigned long long>(total.faults.out_of_memory), jobs, total.completed, total.failed);
+    for (const auto& [plan, n] : total.plans)
+      std::printf(" %s=%llu", plan.c_str(), static_cast<unsigned long long>(n));
+    std::printf("\n");
+    check_baseline("after allocation faults");
+  }
+  // Sticky faults: a trap in every fifth proof poisons the context; it is reset and the proof retried.
+  {
+    eng::EngineConfig cfg;
+    cfg.fault_sticky = {5, 0, 1};
+    const auto run = run_engine(repo, w, cfg, (5 * sticky + 1) / 2);
+    EXPECT_EQ(run.failed, 0u);
+    EXPECT_GE(run.faults.context_lost, sticky);
+    std::printf("sticky faults: %llu contexts lost and reset, %zu jobs proved\n",
+                static_cast<unsigned long long>(run.faults.context_lost), run.completed);
+    check_baseline("after sticky faults");
+  }
+}
+
+}  // namespace
+}  // namespace cuzk

@@ -1,0 +1,94 @@
+// The GPU prover's plan choice (groth16/gpu_plan.hpp) is host arithmetic: tested here without a GPU on keys of
+// real shape. The GPU tests run each plan and compare its proofs with the CPU's.
+#include "groth16/gpu_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include "cuda/fault_plan.hpp"
+#include "ec/bls12_381.hpp"
+#include "ec/bn254.hpp"
+#include "groth16/setup.hpp"
+#include "r1cs/porep_like.hpp"
+
+namespace cuzk::groth16::gpu {
+namespace {
+
+TEST(GpuPlan, FootprintAddsUpTheKeysArraysAndChoiceStepsDownWithTheBudget) {
+  using C = cuzk::Bls12_381;
+  const auto g = r1cs::porep_like<C::Fr>(12, 7, 1);
+  const auto pk = setup(g.system, random_toxic_waste<C>());
+  const Footprint f = footprint(pk);
+  const std::size_t n = pk.domain_size;
+  EXPECT_EQ(f.tables, n * sizeof(C::Fr));
+  EXPECT_EQ(f.row_index, (2 * n + 1) * 4);
+  EXPECT_EQ(f.rows, pk.coefs.size() * (4 + sizeof(C::Fr)));
+  EXPECT_EQ(f.points, (pk.a.size() + pk.b1.size() + pk.c.size() + pk.h.size()) * sizeof(C::G1) +
+                          pk.b2.size() * sizeof(C::G2));
+  EXPECT_GE(f.proof, 3 * n * sizeof(C::Fr) + 2 * pk.n_vars * sizeof(C::Fr));
+  // A small key fits in one row chunk: the lean plan's one buffer holds all entries.
+  EXPECT_EQ(f.row_chunks, pk.coefs.size() * (4 + sizeof(C::Fr)));
+  EXPECT_GT(f.need(Plan::kResident), f.need(Plan::kStreamed));
+
+  EXPECT_EQ(choose_plan(f, f.need(Plan::kResident)), Plan::kResident);
+  EXPECT_EQ(choose_plan(f, f.need(Plan::kResident) - 1), Plan::kStreamed);
+  EXPECT_EQ(choose_plan(f, f.need(Plan::kStreamed) - 1), Plan::kLean);
+  EXPECT_EQ(choose_plan(f, 0), Plan::kLean);  // nothing fits: the smallest, which reports its own failure
+}
+
+TEST(GpuPlan, RowChunksNeverSplitARowAndStepDownEndsAtLean) {
+  using C = cuzk::Bn254;
+  const auto g = r1cs::porep_like<C::Fr>(10, 3, 1);
+  const auto pk = setup(g.system, random_toxic_waste<C>());
+  std::size_t longest = 0;
+  std::vector<std::size_t> per_row(pk.domain_size, 0);
+  for (const auto& e : pk.coefs) longest = std::max(longest, ++per_row[e.constraint]);
+  EXPECT_EQ(row_chunk_entries(pk, 1), longest);  // a tiny target still takes the longest row whole
+  EXPECT_EQ(row_chunk_entries(pk, 100), std::max<std::size_t>(100, longest));
+  EXPECT_EQ(row_chunk_entries(pk, std::size_t(1) << 40), pk.coefs.size());  // never more than all entries
+  EXPECT_EQ(smaller(Plan::kResident), Plan::kStreamed);
+  EXPECT_EQ(smaller(Plan::kStreamed), Plan::kLean);
+  EXPECT_EQ(smaller(Plan::kLean), std::nullopt);
+  EXPECT_STREQ(to_string(Plan::kLean), "lean");
+}
+
+TEST(FaultPlan, FiresEveryNthAndAtARateReproducibly) {
+  cuda::FaultPlan every3({3, 0, 1});
+  std::vector<int> hits;
+  for (int i = 1; i <= 10; ++i)
+    if (every3.fire()) hits.push_back(i);
+  EXPECT_EQ(hits, (std::vector<int>{3, 6, 9}));
+  EXPECT_EQ(every3.fired(), 3u);
+  cuda::FaultPlan off;
+  for (int i = 0; i < 100; ++i) EXPECT_FALSE(off.fire());
+
+  auto run = [](std::uint64_t seed) {
+    cuda::FaultPlan p({0, 0.25, seed});
+    std::vector<bool> out;
+    for (int i = 0; i < 2000; ++i) out.push_back(p.fire());
+    return out;
+  };
+  const auto a = run(5), b = run(5), c = run(6);
+  EXPECT_EQ(a, b);  // the same seed replays the same faults
+  EXPECT_NE(a, c);
+  const auto fired = std::count(a.begin(), a.end(), true);
+  EXPECT_GT(fired, 400);
+  EXPECT_LT(fired, 600);
+}
+
+TEST(FaultPlan, EnvironmentOverridesAndRejectsGarbage) {
+  ::setenv("CUZK_FAULT_TEST_EVERY", "7", 1);
+  ::setenv("CUZK_FAULT_TEST_RATE", "0.5", 1);
+  const auto spec = cuda::fault_spec_from_env("CUZK_FAULT_TEST", {});
+  EXPECT_EQ(spec.every, 7u);
+  EXPECT_DOUBLE_EQ(spec.rate, 0.5);
+  ::setenv("CUZK_FAULT_TEST_RATE", "2", 1);
+  EXPECT_THROW(cuda::fault_spec_from_env("CUZK_FAULT_TEST", {}), std::invalid_argument);
+  ::setenv("CUZK_FAULT_TEST_RATE", "0.1x", 1);
+  EXPECT_THROW(cuda::fault_spec_from_env("CUZK_FAULT_TEST", {}), std::invalid_argument);
+  ::unsetenv("CUZK_FAULT_TEST_EVERY");
+  ::unsetenv("CUZK_FAULT_TEST_RATE");
+  EXPECT_FALSE(cuda::fault_spec_from_env("CUZK_FAULT_TEST", {}).enabled());
+}
+
+}  // namespace
+}  // namespace cuzk::groth16::gpu
