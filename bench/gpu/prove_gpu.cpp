@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
+#include <cstdlib>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "cuda/vram.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
 #include "ec/fixed_base_gpu.hpp"
@@ -35,12 +37,7 @@ void bench_prove(int log_n, int reps, cudaStream_t stream) {
   const std::size_t n = (std::size_t(1) << log_n) - (std::size_t(1) << log_n) / 128;
   auto circ = r1cs::mulchain<Curve>(n);
   const auto pk = groth16::setup(circ.cs, groth16::random_toxic_waste<Curve>());
-  // CUZK_GPU_PLAN=resident|streamed|lean forces a plan (default: the largest that fits).
-  std::optional<groth16::gpu::Plan> plan;
-  if (const char* p = std::getenv("CUZK_GPU_PLAN"); p && *p)
-    for (auto candidate : {groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed, groth16::gpu::Plan::kLean})
-      if (std::string(p) == groth16::gpu::to_string(candidate)) plan = candidate;
-  const groth16::gpu::ResidentKey<Curve> key(pk, stream, plan);
+  const groth16::gpu::ResidentKey<Curve> key(pk, stream);
   std::map<std::string, std::vector<double>> stages;
   std::vector<double> totals;
   groth16::Proof<Curve> proof{};
@@ -102,32 +99,38 @@ void bench_gpu_porep(int log_domain, int reps, cudaStream_t stream) {
   const auto pk = groth16::setup<Curve>(g.system, groth16::random_toxic_waste<Curve>(), on_gpu);
   g.system = {};  // the key has the A and B coefficients; C is not needed to prove
   std::printf("setup done at %.1f s\n", secs());
-  // CUZK_GPU_PLAN=resident|streamed|lean forces a plan (default: the largest that fits).
-  std::optional<groth16::gpu::Plan> plan;
-  if (const char* p = std::getenv("CUZK_GPU_PLAN"); p && *p)
+  // CUZK_GPU_PLAN=resident|streamed|lean forces a plan, "all" runs each in turn (default: the largest that
+  // fits what the VRAM policy leaves).
+  std::vector<std::optional<groth16::gpu::Plan>> plans = {std::nullopt};
+  if (const char* p = std::getenv("CUZK_GPU_PLAN"); p && *p) {
+    plans.clear();
     for (auto candidate : {groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed, groth16::gpu::Plan::kLean})
-      if (std::string(p) == groth16::gpu::to_string(candidate)) plan = candidate;
-  const groth16::gpu::ResidentKey<Curve> key(pk, stream, plan);
-  std::printf("key on the GPU (plan %s) at %.1f s\n", groth16::gpu::to_string(key.plan()), secs());
-  std::map<std::string, std::vector<double>> stages;
-  std::vector<double> totals;
-  groth16::Proof<Curve> proof{};
-  for (int i = 0; i <= reps; ++i) {
-    groth16::StageTimings t;
-    proof = groth16::gpu::prove(pk, key, g.witnesses[0], ff::random_nonzero_os<Fr>(),
-                                ff::random_nonzero_os<Fr>(), stream, &t);
-    if (i == 0) continue;
-    for (const auto& [name, ms] : t.stages_ms) stages[name].push_back(ms);
-    for (const auto& [name, ms] : t.details_ms) stages[name].push_back(ms);
-    totals.push_back(t.total_ms());
+      if (std::string(p) == "all" || std::string(p) == groth16::gpu::to_string(candidate)) plans.push_back(candidate);
+    if (plans.empty()) throw std::invalid_argument("CUZK_GPU_PLAN must be resident, streamed, lean or all");
   }
-  const std::vector<Fr> pub(g.witnesses[0].begin() + 1, g.witnesses[0].begin() + 1 + pk.n_public);
-  const bool ok = groth16::verify(pk.verifying_key(), pub, proof).valid;
-  std::printf("| porep partition | 2^%d | %.1f ms | %s |", log_domain, median(totals),
-              ok ? "verified" : "INVALID");
-  for (const auto& [name, v] : stages) std::printf(" %s=%.1f", name.c_str(), median(v));
-  std::printf("\n");
-  std::fflush(stdout);
+  for (const auto& plan : plans) {
+    const groth16::gpu::ResidentKey<Curve> key(pk, stream, plan);
+    std::printf("key on the GPU (plan %s) at %.1f s\n", groth16::gpu::to_string(key.plan()), secs());
+    std::map<std::string, std::vector<double>> stages;
+    std::vector<double> totals;
+    groth16::Proof<Curve> proof{};
+    for (int i = 0; i <= reps; ++i) {
+      groth16::StageTimings t;
+      proof = groth16::gpu::prove(pk, key, g.witnesses[0], ff::random_nonzero_os<Fr>(),
+                                  ff::random_nonzero_os<Fr>(), stream, &t);
+      if (i == 0) continue;
+      for (const auto& [name, ms] : t.stages_ms) stages[name].push_back(ms);
+      for (const auto& [name, ms] : t.details_ms) stages[name].push_back(ms);
+      totals.push_back(t.total_ms());
+    }
+    const std::vector<Fr> pub(g.witnesses[0].begin() + 1, g.witnesses[0].begin() + 1 + pk.n_public);
+    const bool ok = groth16::verify(pk.verifying_key(), pub, proof).valid;
+    std::printf("| porep partition (%s) | 2^%d | %.1f ms | %s |", groth16::gpu::to_string(key.plan()), log_domain,
+                median(totals), ok ? "verified" : "INVALID");
+    for (const auto& [name, v] : stages) std::printf(" %s=%.1f", name.c_str(), median(v));
+    std::printf(" vram_peak_mib=%zu\n", cuda::vram_usage(0).peak >> 20);
+    std::fflush(stdout);
+  }
 }
 
 void bench_gpu_prove(int max_log, int reps, cudaStream_t stream) {
