@@ -2,7 +2,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include "cuda/error.hpp"
 #include "cuda/host_registry.hpp"
@@ -97,11 +100,28 @@ void select_device(int id) {
   CUZK_CUDA_CHECK(cudaSetDevice(id));
 }
 
-void reset_device(int id) {
+double reset_device(int id, std::chrono::milliseconds patience) {
   select_device(id);
   CUZK_CUDA_CHECK(cudaDeviceReset());
-  CUZK_CUDA_CHECK(cudaSetDevice(id));
+  // The driver may still be tearing the faulted context down: until it has, a new one is refused as
+  // "busy or unavailable". Ask again with growing pauses, within `patience`.
+  const auto start = std::chrono::steady_clock::now();
+  auto pause = std::chrono::milliseconds(10);
+  for (;;) {
+    cudaError_t code = cudaSetDevice(id);
+    if (code == cudaSuccess) code = cudaFree(nullptr);  // creates the new context now
+    if (code == cudaSuccess) break;
+    const auto waited = std::chrono::steady_clock::now() - start;
+    if (code != cudaErrorDevicesUnavailable || waited + pause > patience)
+      throw_error(code, "creating a CUDA context on device " + std::to_string(id) + " after its reset (" +
+                            std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(waited).count()) +
+                            " ms)",
+                  __FILE__, __LINE__);
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(1000));
+  }
   HostRegistry::instance().restore_after_reset();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 std::pair<std::size_t, std::size_t> mem_info() {

@@ -5,6 +5,7 @@
 // Everything else throws CudaError.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -38,8 +39,9 @@ void select_device(int id);
 // on it (cudaDeviceReset) so the next CUDA call creates a fresh one, and registers again the host ranges whose
 // page-locks went with the old context (HostRegistry). Everything allocated on the device is gone: the
 // caller must have dropped its DeviceBuffers first and must abandon (not destroy) streams and events made
-// before. Leaves `id` as the calling thread's current device. Throws CudaError if the reset itself fails.
-void reset_device(int id);
+// before. Leaves `id` as the calling thread's current device and returns the milliseconds it waited for the
+// new context. Throws CudaError if the reset fails or no new context can be made within `patience`.
+double reset_device(int id, std::chrono::milliseconds patience = std::chrono::seconds(30));
 
 // {free, total} bytes of the calling thread's current device (cudaMemGetInfo). Free memory is device-wide:
 // other processes and contexts on the same GPU count too.

@@ -3,6 +3,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <sstream>
 
@@ -131,7 +132,12 @@ struct Engine::Device {
 #ifdef CUZK_HAVE_CUDA
   std::map<std::string, DeviceKey> keys;  // by circuit id; guarded by `gpu`
   std::uint64_t generation = 0;           // CUDA contexts recreated so far; guarded by `gpu`
+  std::uint64_t resets = 0;               // of which succeeded; guarded by `gpu`
 #endif
+  // Set when a poisoned context could not be recreated: the device's workers prove on the CPU from then on
+  // (slow, but no job is lost and the daemon stays up), and /healthz reports it.
+  std::atomic<bool> lost{false};
+  std::string lost_reason;  // guarded by `gpu`
 };
 
 struct Engine::Worker {
@@ -547,8 +553,8 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
       const auto t0 = Clock::now();
       const Fr rr = ff::random_nonzero_os<Fr>(), ss = ff::random_nonzero_os<Fr>();
       groth16::Proof<C> proof;
-      if (!w.device) {
-        r.plan = "cpu";
+      if (!w.device || w.device->lost) {
+        r.plan = w.device ? "cpu-fallback" : "cpu";
         proof = groth16::prove(pk, witness, rr, ss, &r.stages);
       } else {
 #ifdef CUZK_HAVE_CUDA
@@ -661,12 +667,20 @@ bool Engine::recover(Worker& w, const std::string& circuit_id, const std::except
     }
     // The context is poisoned for every worker on this device. The first to get here resets it; the others
     // find the generation moved and only renew their streams.
-    if (w.generation == d.generation) {
+    if (w.generation == d.generation && !d.lost) {
       for (auto& [id, slot] : d.keys) slot.drop();  // device memory that dies with the context
-      cuda::reset_device(d.ordinal);
       ++d.generation;
-      log("cuzk: device " + std::to_string(d.ordinal) + ": CUDA context reset after a sticky error (" + e->what() +
-          ")");
+      try {
+        const double waited = cuda::reset_device(d.ordinal);
+        ++d.resets;
+        log("cuzk: device " + std::to_string(d.ordinal) + ": CUDA context reset after a sticky error (" +
+            e->what() + "); new context after " + std::to_string(static_cast<long>(waited)) + " ms");
+      } catch (const std::exception& re) {
+        d.lost_reason = re.what();
+        d.lost = true;
+        log("cuzk: device " + std::to_string(d.ordinal) + " LOST: its CUDA context could not be recreated (" +
+            re.what() + "); its workers prove on the CPU until the daemon is restarted");
+      }
     }
     return true;
   }
@@ -775,7 +789,9 @@ EngineStatus Engine::status(bool with_jobs) const {
       std::lock_guard g(d->gpu);
       for (const auto& [id, key] : d->keys)
         if (key.plan) ds.resident_circuits.push_back(id);
-      ds.context_resets = d->generation;
+      ds.context_resets = d->resets;
+      ds.lost = d->lost;
+      ds.lost_reason = d->lost_reason;
     }
     for (auto& c : s.circuits)
       if (std::find(ds.resident_circuits.begin(), ds.resident_circuits.end(), c.id) !=

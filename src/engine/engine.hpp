@@ -90,6 +90,8 @@ struct DeviceStatus {
   std::size_t vram_used = 0, vram_peak = 0;    // this daemon's allocations (cuda/vram.hpp)
   std::size_t vram_limit = 0;                  // this daemon's limit on it (limit and margin applied)
   std::uint64_t context_resets = 0;            // times its CUDA context was recreated after a sticky fault
+  bool lost = false;        // its context could not be recreated: its workers prove on the CPU instead
+  std::string lost_reason;
   std::vector<std::string> resident_circuits;  // keys prepared on this GPU
 };
 

@@ -37,6 +37,8 @@ std::string status_json(const engine::EngineStatus& s) {
                             {"vram_daemon_peak_bytes", d.vram_peak},
                             {"vram_limit_bytes", d.vram_limit},
                             {"context_resets", d.context_resets},
+                            {"lost", d.lost},
+                            {"lost_reason", d.lost_reason},
                             {"resident_circuits", d.resident_circuits}});
   j["workers"] = json::array();
   for (const auto& w : s.workers)
@@ -83,7 +85,17 @@ HttpFrontend::HttpFrontend(const std::string& address, engine::Engine& engine, M
     throw std::runtime_error("--http expects host:port, not \"" + address + "\"");
   const std::string host = address.substr(0, colon);
   const int port = std::stoi(address.substr(colon + 1));
-  server_->Get("/healthz", [](const httplib::Request&, httplib::Response& res) {
+  // 503 while a GPU is lost (its CUDA context could not be recreated): the daemon still proves, on the CPU,
+  // but an operator (or a supervisor) should restart it to get the GPU back.
+  server_->Get("/healthz", [&engine](const httplib::Request&, httplib::Response& res) {
+    for (const auto& d : engine.status(false).devices)
+      if (d.lost) {
+        res.status = 503;
+        res.set_content("degraded: GPU " + std::to_string(d.ordinal) + " lost (" + d.lost_reason +
+                            "); proving on the CPU until the daemon is restarted\n",
+                        "text/plain");
+        return;
+      }
     res.set_content("ok\n", "text/plain");
   });
   server_->Get("/metrics", [&engine, &metrics](const httplib::Request&, httplib::Response& res) {
