@@ -560,6 +560,7 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
 #ifdef CUZK_HAVE_CUDA
         auto& d = *w.device;
         std::lock_guard gpu(d.gpu);  // the GPU region
+        if (d.lost) throw std::runtime_error("GPU " + std::to_string(d.ordinal) + " was lost while waiting for it");
         if (w.generation != d.generation) {  // the context was reset since this worker's stream was made
           w.stream->abandon();
           w.stream = std::make_unique<cuda::Stream>();
@@ -630,10 +631,14 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
 
 bool Engine::recover(Worker& w, const std::string& circuit_id, const std::exception& error, bool repeated) {
 #ifdef CUZK_HAVE_CUDA
-  const auto* e = dynamic_cast<const cuda::CudaError*>(&error);
-  if (!e || !w.device) return false;
+  if (!w.device) return false;
   auto& d = *w.device;
+  if (d.lost) return true;  // lost while this worker waited for it: the next attempt runs on the CPU
+  const auto* e = dynamic_cast<const cuda::CudaError*>(&error);
+  if (!e) return false;
   std::lock_guard gpu(d.gpu);
+  // Another worker declared the device lost while this one waited for it: the next attempt runs on the CPU.
+  if (d.lost) return true;
   if (e->kind() == cuda::CudaError::Kind::out_of_memory) {
     {
       std::lock_guard lock(mutex_);

@@ -173,6 +173,7 @@ TEST(EngineFaults, InjectedFaultsOfEveryKindEndInProofsAndLeaveNothingBehind) {
     EXPECT_GE(run.faults.self_check, target / 2);
     std::printf("corruption: %zu jobs proved, %llu corrupted proofs caught and proved again\n", run.completed,
                 static_cast<unsigned long long>(run.faults.self_check));
+    std::fflush(stdout);
     check_baseline("after corruption");
   }
   // Device allocations failing at random (0.2 %, ~100 allocations per proof): out-of-memory, released and
@@ -199,6 +200,7 @@ TEST(EngineFaults, InjectedFaultsOfEveryKindEndInProofsAndLeaveNothingBehind) {
     for (const auto& [plan, n] : total.plans)
       std::printf(" %s=%llu", plan.c_str(), static_cast<unsigned long long>(n));
     std::printf("\n");
+    std::fflush(stdout);
     check_baseline("after allocation faults");
   }
   // Sticky faults (last: a device that cannot be recovered stays lost for this process): a trap in every
@@ -220,6 +222,7 @@ TEST(EngineFaults, InjectedFaultsOfEveryKindEndInProofsAndLeaveNothingBehind) {
     for (const auto& [plan, n] : run.plans) std::printf(" %s=%llu", plan.c_str(), static_cast<unsigned long long>(n));
     std::printf("\n");
     for (const auto& l : run.recovery_lines) std::printf("  %s\n", l.c_str());
+    std::fflush(stdout);
     check_baseline("after sticky faults", !run.lost);
   }
 }
