@@ -137,9 +137,10 @@ int run_porep(const PorepArgs& a, std::string addr) {
     const std::string workers = std::to_string(a.workers_per_device);
     daemon = ::fork();
     if (daemon == 0) {
-      std::vector<const char*> argv = {"cuzk-daemon",     "--listen",  addr.c_str(),
-                                       "--repository",    a.repository.c_str(), "--backend",
-                                       a.backend.c_str(), "--gpu-workers-per-device", workers.c_str()};
+      std::vector<const char*> argv = {
+          "cuzk-daemon",        "--listen",  addr.c_str(),      "--repository",
+          a.repository.c_str(), "--backend", a.backend.c_str(), "--gpu-workers-per-device",
+          workers.c_str()};
       if (!a.vram_limit.empty()) {
         argv.push_back("--vram-limit");
         argv.push_back(a.vram_limit.c_str());

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <map>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -103,15 +103,17 @@ void bench_gpu_porep(int log_domain, int reps, cudaStream_t stream) {
   // CUZK_GPU_PLAN=resident|streamed|lean forces a plan, "all" runs each in turn (default: the largest that
   // fits what the VRAM policy leaves).
   if (const char* cap = std::getenv("CUZK_VRAM_LIMIT_GIB"); cap && *cap) {
-    cuda::set_vram_policy({static_cast<std::size_t>(std::stod(cap) * double(std::size_t(1) << 30)),
-                           cuda::VramPolicy{}.margin});
+    cuda::set_vram_policy(
+        {static_cast<std::size_t>(std::stod(cap) * double(std::size_t(1) << 30)), cuda::VramPolicy{}.margin});
     std::printf("VRAM limit %s GiB (margin 512 MiB)\n", cap);
   }
   std::vector<std::optional<groth16::gpu::Plan>> plans = {std::nullopt};
   if (const char* p = std::getenv("CUZK_GPU_PLAN"); p && *p) {
     plans.clear();
-    for (auto candidate : {groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed, groth16::gpu::Plan::kLean})
-      if (std::string(p) == "all" || std::string(p) == groth16::gpu::to_string(candidate)) plans.push_back(candidate);
+    for (auto candidate :
+         {groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed, groth16::gpu::Plan::kLean})
+      if (std::string(p) == "all" || std::string(p) == groth16::gpu::to_string(candidate))
+        plans.push_back(candidate);
     if (plans.empty()) throw std::invalid_argument("CUZK_GPU_PLAN must be resident, streamed, lean or all");
   }
   for (const auto& plan : plans) {
@@ -131,8 +133,8 @@ void bench_gpu_porep(int log_domain, int reps, cudaStream_t stream) {
     }
     const std::vector<Fr> pub(g.witnesses[0].begin() + 1, g.witnesses[0].begin() + 1 + pk.n_public);
     const bool ok = groth16::verify(pk.verifying_key(), pub, proof).valid;
-    std::printf("| porep partition (%s) | 2^%d | %.1f ms | %s |", groth16::gpu::to_string(key.plan()), log_domain,
-                median(totals), ok ? "verified" : "INVALID");
+    std::printf("| porep partition (%s) | 2^%d | %.1f ms | %s |", groth16::gpu::to_string(key.plan()),
+                log_domain, median(totals), ok ? "verified" : "INVALID");
     for (const auto& [name, v] : stages) std::printf(" %s=%.1f", name.c_str(), median(v));
     std::printf(" vram_peak_mib=%zu\n", cuda::vram_usage(0).peak >> 20);
     std::fflush(stdout);

@@ -113,9 +113,10 @@ double reset_device(int id, std::chrono::milliseconds patience) {
     if (code == cudaSuccess) break;
     const auto waited = std::chrono::steady_clock::now() - start;
     if (code != cudaErrorDevicesUnavailable || waited + pause > patience)
-      throw_error(code, "creating a CUDA context on device " + std::to_string(id) + " after its reset (" +
-                            std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(waited).count()) +
-                            " ms)",
+      throw_error(code,
+                  "creating a CUDA context on device " + std::to_string(id) + " after its reset (" +
+                      std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(waited).count()) +
+                      " ms)",
                   __FILE__, __LINE__);
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::milliseconds(1000));

@@ -36,8 +36,8 @@ DeviceInfo device_info(int id);
 void select_device(int id);
 
 // Recovers device `id` after a sticky error (cuda::CudaError::Kind::sticky): destroys this process's context
-// on it (cudaDeviceReset) so the next CUDA call creates a fresh one, and registers again the host ranges whose
-// page-locks went with the old context (HostRegistry). Everything allocated on the device is gone: the
+// on it (cudaDeviceReset) so the next CUDA call creates a fresh one, and registers again the host ranges
+// whose page-locks went with the old context (HostRegistry). Everything allocated on the device is gone: the
 // caller must have dropped its DeviceBuffers first and must abandon (not destroy) streams and events made
 // before. Leaves `id` as the calling thread's current device and returns the milliseconds it waited for the
 // new context. Throws CudaError if the reset fails or no new context can be made within `patience`.

@@ -85,12 +85,14 @@ inline FaultSpec fault_spec_from_env(const std::string& prefix, FaultSpec spec) 
       throw std::invalid_argument(name + "=\"" + v + "\" is not a valid value");
     }
   };
-  read(prefix + "_EVERY", [&](const std::string& s, std::size_t& used) { spec.every = std::stoull(s, &used); });
+  read(prefix + "_EVERY",
+       [&](const std::string& s, std::size_t& used) { spec.every = std::stoull(s, &used); });
   read(prefix + "_RATE", [&](const std::string& s, std::size_t& used) {
     spec.rate = std::stod(s, &used);
     if (!(spec.rate >= 0 && spec.rate <= 1)) throw std::invalid_argument("rate outside [0, 1]");
   });
-  read("CUZK_FAULT_SEED", [&](const std::string& s, std::size_t& used) { spec.seed = std::stoull(s, &used); });
+  read("CUZK_FAULT_SEED",
+       [&](const std::string& s, std::size_t& used) { spec.seed = std::stoull(s, &used); });
   return spec;
 }
 

@@ -42,7 +42,8 @@ std::size_t HostRegistry::restore_after_reset() {
   for (auto& [start, e] : ranges_) {
     void* ptr = reinterpret_cast<void*>(start);
     cudaPointerAttributes attr{};
-    const bool still_locked = cudaPointerGetAttributes(&attr, ptr) == cudaSuccess && attr.type == cudaMemoryTypeHost;
+    const bool still_locked =
+        cudaPointerGetAttributes(&attr, ptr) == cudaSuccess && attr.type == cudaMemoryTypeHost;
     (void)cudaGetLastError();  // an unregistered pointer may leave an error behind on older runtimes
     if (still_locked) continue;
     e.registration.abandon();

@@ -25,7 +25,8 @@ VramPolicy policy;
 std::array<DeviceAccount, kMaxDevices> accounts;
 
 DeviceAccount& account(int device) {
-  if (device < 0 || device >= kMaxDevices) throw CudaError(cudaErrorInvalidDevice, "device ordinal out of range");
+  if (device < 0 || device >= kMaxDevices)
+    throw CudaError(cudaErrorInvalidDevice, "device ordinal out of range");
   return accounts[static_cast<std::size_t>(device)];
 }
 

@@ -18,7 +18,7 @@
 namespace cuzk::cuda {
 
 struct VramPolicy {
-  std::size_t limit = 0;                     // bytes this process may hold per device; 0: the whole device
+  std::size_t limit = 0;                        // bytes this process may hold per device; 0: the whole device
   std::size_t margin = std::size_t(512) << 20;  // bytes always left free on the device
 };
 
@@ -27,12 +27,12 @@ void set_vram_policy(VramPolicy policy);
 VramPolicy vram_policy();
 
 struct VramUsage {
-  std::size_t in_use = 0;          // bytes this process holds on the device now
-  std::size_t peak = 0;            // the most it held at once
-  std::size_t live_buffers = 0;    // allocations not yet freed
-  std::uint64_t refused = 0;       // allocations refused by the limit or margin
-  std::uint64_t injected = 0;      // allocations failed on purpose (fault injection)
-  std::uint64_t out_of_memory = 0; // allocations CUDA itself refused
+  std::size_t in_use = 0;           // bytes this process holds on the device now
+  std::size_t peak = 0;             // the most it held at once
+  std::size_t live_buffers = 0;     // allocations not yet freed
+  std::uint64_t refused = 0;        // allocations refused by the limit or margin
+  std::uint64_t injected = 0;       // allocations failed on purpose (fault injection)
+  std::uint64_t out_of_memory = 0;  // allocations CUDA itself refused
 };
 VramUsage vram_usage(int device);
 

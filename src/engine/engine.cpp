@@ -560,7 +560,8 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
 #ifdef CUZK_HAVE_CUDA
         auto& d = *w.device;
         std::lock_guard gpu(d.gpu);  // the GPU region
-        if (d.lost) throw std::runtime_error("GPU " + std::to_string(d.ordinal) + " was lost while waiting for it");
+        if (d.lost)
+          throw std::runtime_error("GPU " + std::to_string(d.ordinal) + " was lost while waiting for it");
         if (w.generation != d.generation) {  // the context was reset since this worker's stream was made
           w.stream->abandon();
           w.stream = std::make_unique<cuda::Stream>();
@@ -581,8 +582,8 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
         proof = groth16::gpu::prove(pk, key, witness, rr, ss, w.stream->get(), &r.stages);
         // Every buffer of the proof is gone now: anything more is a leak an operator must hear about.
         if (const std::size_t after = cuda::vram_usage(d.ordinal).in_use; after > held_before) {
-          log("cuzk: worker=" + w.name + " job=" + job.id + " VRAM leak: " + std::to_string(after - held_before) +
-              " bytes still held after the proof");
+          log("cuzk: worker=" + w.name + " job=" + job.id +
+              " VRAM leak: " + std::to_string(after - held_before) + " bytes still held after the proof");
           std::lock_guard lock(mutex_);
           ++faults_.vram_leaks;
         }
@@ -605,11 +606,12 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
         ++faults_.self_check;
       }
       if (r.attempts >= std::max(1u, config_.max_attempts))
-        throw std::runtime_error("the proof failed its self-check " + std::to_string(r.attempts) + " time(s) (" +
-                                 e.what() +
-                                 "): the witness most likely does not satisfy the circuit; no proof was returned");
+        throw std::runtime_error(
+            "the proof failed its self-check " + std::to_string(r.attempts) + " time(s) (" + e.what() +
+            "): the witness most likely does not satisfy the circuit; no proof was returned");
       log("cuzk: job=" + job.id + " partition=" + std::to_string(partition) + " worker=" + w.name +
-          " self-check failed (" + e.what() + "), proving again (attempt " + std::to_string(r.attempts + 1) + ")");
+          " self-check failed (" + e.what() + "), proving again (attempt " + std::to_string(r.attempts + 1) +
+          ")");
     } catch (const groth16::Cancelled&) {
       throw;
     } catch (const std::exception& e) {
@@ -726,7 +728,9 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
     if (!r.plan.empty()) ++partitions_by_plan_[r.plan];
   }
   // The timing line, in the original daemon's vocabulary where a stage matches.
-  const char* prestage = r.plan == "resident" ? "ok" : r.plan.empty() || r.plan == "cpu" ? "none" : "fallback";
+  const char* prestage = r.plan == "resident"                ? "ok"
+                         : r.plan.empty() || r.plan == "cpu" ? "none"
+                                                             : "fallback";
   std::ostringstream line;
   line.setf(std::ios::fixed);
   line.precision(1);
@@ -740,8 +744,8 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
        << " batch_add_ms=" << r.stages.detail("batch_add") << " tail_msm_ms=" << r.stages.detail("tail_msm")
        << " split_msm_ms="
        << stage_sum(r.stages, {"classify", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_streamed"})
-       << " gpu_total_ms=" << (w.device ? r.prove_ms : 0.0)
-       << " verify_ms=" << r.verify_ms << " total_ms=" << ms_between(t0, Clock::now());
+       << " gpu_total_ms=" << (w.device ? r.prove_ms : 0.0) << " verify_ms=" << r.verify_ms
+       << " total_ms=" << ms_between(t0, Clock::now());
   if (!r.error.empty()) line << " error=\"" << r.error << "\"";
   log(line.str());
   return r;

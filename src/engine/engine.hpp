@@ -86,11 +86,11 @@ struct WorkerStatus {
 struct DeviceStatus {
   int ordinal = 0;
   std::string name;
-  std::size_t vram_total = 0, vram_free = 0;   // the whole GPU, all processes
-  std::size_t vram_used = 0, vram_peak = 0;    // this daemon's allocations (cuda/vram.hpp)
-  std::size_t vram_limit = 0;                  // this daemon's limit on it (limit and margin applied)
-  std::uint64_t context_resets = 0;            // times its CUDA context was recreated after a sticky fault
-  bool lost = false;        // its context could not be recreated: its workers prove on the CPU instead
+  std::size_t vram_total = 0, vram_free = 0;  // the whole GPU, all processes
+  std::size_t vram_used = 0, vram_peak = 0;   // this daemon's allocations (cuda/vram.hpp)
+  std::size_t vram_limit = 0;                 // this daemon's limit on it (limit and margin applied)
+  std::uint64_t context_resets = 0;           // times its CUDA context was recreated after a sticky fault
+  bool lost = false;  // its context could not be recreated: its workers prove on the CPU instead
   std::string lost_reason;
   std::vector<std::string> resident_circuits;  // keys prepared on this GPU
 };
@@ -134,8 +134,8 @@ struct EngineConfig {
   // Tries per partition: after CUDA out-of-memory (with a smaller plan), a lost CUDA context (after resetting
   // it) or a failed self-check (which a faulty GPU can cause). Then the partition fails with the last error.
   unsigned max_attempts = 3;
-  std::size_t vram_limit = 0;                          // CUDA: device memory this daemon may hold per GPU; 0: all
-  std::size_t vram_margin = std::size_t(512) << 20;    // CUDA: device memory always left free on each GPU
+  std::size_t vram_limit = 0;  // CUDA: device memory this daemon may hold per GPU; 0: all
+  std::size_t vram_margin = std::size_t(512) << 20;  // CUDA: device memory always left free on each GPU
   // Fault injection for tests (docs/config.md [faults]); CUZK_FAULT_* environment variables override.
   cuda::FaultSpec fault_alloc, fault_sticky, fault_corrupt;
   // One line per partition (the timing line) and other events; default: stderr.

@@ -88,7 +88,7 @@ Plan choose_plan(const Footprint& f, std::size_t available) {
   return Plan::kLean;
 }
 
-#define CUZK_GPU_PLAN_INSTANTIATE(Curve)                                \
+#define CUZK_GPU_PLAN_INSTANTIATE(Curve)                         \
   template Footprint footprint<Curve>(const ProvingKey<Curve>&); \
   template std::size_t row_chunk_entries<Curve>(const ProvingKey<Curve>&, std::size_t);
 CUZK_GPU_PLAN_INSTANTIATE(Bn254)

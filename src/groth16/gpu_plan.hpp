@@ -27,12 +27,12 @@ std::optional<Plan> smaller(Plan plan);
 // Bytes of device memory, estimated from the key's shape (exact for the arrays, rounded up for the MSM's
 // and CUB's work space).
 struct Footprint {
-  std::size_t tables = 0;     // NTT twiddles: one element per domain point
-  std::size_t row_index = 0;  // the CSR row offsets of A and B (kept on the device by every plan)
-  std::size_t rows = 0;       // the CSR columns and values (streamed by lean)
-  std::size_t points = 0;     // A, B1, B2, C, H (streamed by streamed and lean)
-  std::size_t proof = 0;      // one proof's buffers at their peak, MSM slices at their smallest
-  std::size_t row_chunks = 0; // lean: the row-chunk buffers (two, or one if it holds every entry)
+  std::size_t tables = 0;      // NTT twiddles: one element per domain point
+  std::size_t row_index = 0;   // the CSR row offsets of A and B (kept on the device by every plan)
+  std::size_t rows = 0;        // the CSR columns and values (streamed by lean)
+  std::size_t points = 0;      // A, B1, B2, C, H (streamed by streamed and lean)
+  std::size_t proof = 0;       // one proof's buffers at their peak, MSM slices at their smallest
+  std::size_t row_chunks = 0;  // lean: the row-chunk buffers (two, or one if it holds every entry)
   // The whole of a plan: the key's device part plus one proof.
   std::size_t need(Plan plan) const;
 };

@@ -10,9 +10,9 @@
 #include "cuda/error.hpp"
 #include "cuda/event.hpp"
 #include "cuda/fault_injection.hpp"
+#include "cuda/host_registry.hpp"
 #include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
-#include "cuda/host_registry.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
 #include "groth16/gpu_prover.hpp"
@@ -64,13 +64,13 @@ struct ResidentKey<Curve>::Impl {
   using Fr = typename Curve::Fr;
   Plan plan;
   ntt::gpu::Tables<Fr> tables;
-  cuda::DeviceBuffer<std::uint32_t> row_start;     // every plan
-  cuda::DeviceBuffer<std::uint32_t> cols;          // resident and streamed
-  cuda::DeviceBuffer<Fr> vals;                     // resident and streamed
-  std::optional<HostRows<Fr>> host_rows;           // lean: streamed from here
-  std::size_t row_chunk = 0;                       // lean: entries per chunk buffer
-  std::optional<DevicePoints<Curve>> points;       // resident
-  std::vector<std::shared_ptr<void>> registered;   // page-locks of what is streamed
+  cuda::DeviceBuffer<std::uint32_t> row_start;    // every plan
+  cuda::DeviceBuffer<std::uint32_t> cols;         // resident and streamed
+  cuda::DeviceBuffer<Fr> vals;                    // resident and streamed
+  std::optional<HostRows<Fr>> host_rows;          // lean: streamed from here
+  std::size_t row_chunk = 0;                      // lean: entries per chunk buffer
+  std::optional<DevicePoints<Curve>> points;      // resident
+  std::vector<std::shared_ptr<void>> registered;  // page-locks of what is streamed
 
   Impl(const ProvingKey<Curve>& pk, cudaStream_t stream, Plan p, std::size_t chunk)
       : plan(p),
@@ -149,15 +149,16 @@ unsigned blocks_for(std::size_t n) {
 // row r of A is at cols/vals[k - a_base], of B at [k - b_base]: 0 when the rows are resident, the chunk's
 // offsets when the lean plan streamed them.
 template <class Fr>
-__global__ void abc_kernel(const std::uint32_t* start, std::size_t n, const std::uint32_t* cols, const Fr* vals,
-                           std::uint64_t a_base, std::uint64_t b_base, const Fr* w, std::size_t r0,
-                           std::size_t rows, Fr* a, Fr* b, Fr* c) {
+__global__ void abc_kernel(const std::uint32_t* start, std::size_t n, const std::uint32_t* cols,
+                           const Fr* vals, std::uint64_t a_base, std::uint64_t b_base, const Fr* w,
+                           std::size_t r0, std::size_t rows, Fr* a, Fr* b, Fr* c) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i >= rows) return;
   const std::size_t row = r0 + i;
   Fr sa = Fr::zero(), sb = Fr::zero();
   for (std::uint64_t k = start[row]; k < start[row + 1]; ++k) sa += vals[k - a_base] * w[cols[k - a_base]];
-  for (std::uint64_t k = start[n + row]; k < start[n + row + 1]; ++k) sb += vals[k - b_base] * w[cols[k - b_base]];
+  for (std::uint64_t k = start[n + row]; k < start[n + row + 1]; ++k)
+    sb += vals[k - b_base] * w[cols[k - b_base]];
   a[row] = sa;
   b[row] = sb;
   c[row] = sa * sb;
@@ -324,11 +325,12 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const ResidentKey<Curve>& key,
     StageTimer t(timings, "abc");
     wm.upload(witness.data(), witness.size(), stream);
     if (k.host_rows)
-      abc_streamed<Fr>(*k.host_rows, k.row_start.data(), n, k.row_chunk, wm.data(), a.data(), b.data(), c.data(),
-                       stream);
+      abc_streamed<Fr>(*k.host_rows, k.row_start.data(), n, k.row_chunk, wm.data(), a.data(), b.data(),
+                       c.data(), stream);
     else
-      abc_kernel<Fr><<<blocks_for(n), kThreads, 0, stream>>>(k.row_start.data(), n, k.cols.data(), k.vals.data(),
-                                                             0, 0, wm.data(), 0, n, a.data(), b.data(), c.data());
+      abc_kernel<Fr><<<blocks_for(n), kThreads, 0, stream>>>(k.row_start.data(), n, k.cols.data(),
+                                                             k.vals.data(), 0, 0, wm.data(), 0, n, a.data(),
+                                                             b.data(), c.data());
     cuda::check_last_launch("groth16 abc_kernel");
     to_plain_kernel<Fr><<<blocks_for(pk.n_vars), kThreads, 0, stream>>>(wm.data(), w.data(), pk.n_vars);
     cuda::check_last_launch("groth16 to_plain_kernel");

@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
-#include "cuda/vram.hpp"
 #include "cuda/error.hpp"
 #include "cuda/event.hpp"
 #include "cuda/phase_timer.hpp"
 #include "cuda/stream.hpp"
+#include "cuda/vram.hpp"
 #include "msm/digits.hpp"
 #include "msm/gpu.hpp"
 

@@ -1,8 +1,8 @@
 #include "service/metrics.hpp"
 
-#include <algorithm>
-
 #include <prometheus/text_serializer.h>
+
+#include <algorithm>
 
 namespace cuzk::service {
 
@@ -64,11 +64,13 @@ Metrics::Metrics()
                       .Help("Device memory per GPU: total, used (all processes), daemon (this daemon's "
                             "allocations), daemon_peak, limit (what this daemon may hold)")
                       .Register(*registry_)),
-      faults_(prometheus::BuildCounter()
-                  .Name("cuzk_faults_total")
-                  .Help("Faults met: out_of_memory, context_lost (sticky CUDA error, context reset), self_check "
-                        "(a proof failed verification), vram_leak; retry counts partition attempts after the first")
-                  .Register(*registry_)),
+      faults_(
+          prometheus::BuildCounter()
+              .Name("cuzk_faults_total")
+              .Help(
+                  "Faults met: out_of_memory, context_lost (sticky CUDA error, context reset), self_check "
+                  "(a proof failed verification), vram_leak; retry counts partition attempts after the first")
+              .Register(*registry_)),
       partitions_by_plan_(prometheus::BuildCounter()
                               .Name("cuzk_partitions_total")
                               .Help("Finished partitions by plan: cpu, resident, streamed, lean")

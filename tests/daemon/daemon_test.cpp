@@ -4,7 +4,6 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
-#include <nlohmann/json.hpp>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -12,6 +11,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "cuzk/v1/proving.grpc.pb.h"
@@ -256,7 +256,8 @@ TEST(Daemon, InjectedCorruptionIsCaughtRetriedAndCounted) {
   httplib::Client http("127.0.0.1", d.http_port());
   const auto metrics = http.Get("/metrics");
   ASSERT_TRUE(metrics);
-  EXPECT_NE(metrics->body.find("cuzk_faults_total{kind=\"self_check\"} 3"), std::string::npos) << metrics->body;
+  EXPECT_NE(metrics->body.find("cuzk_faults_total{kind=\"self_check\"} 3"), std::string::npos)
+      << metrics->body;
   EXPECT_NE(metrics->body.find("cuzk_faults_total{kind=\"retry\"} 3"), std::string::npos);
   EXPECT_NE(metrics->body.find("cuzk_partitions_total{plan=\"cpu\"} 4"), std::string::npos);
   const auto status = http.Get("/status");

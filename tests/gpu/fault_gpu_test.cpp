@@ -116,8 +116,8 @@ FaultRun run_engine(const test::TempRepository& repo, const std::vector<std::vec
       ++run.completed;
       for (const auto& p : r.partitions) {
         const auto proof = io::proof_from_json<Bls12_381>(p.proof_json, "proof");
-        EXPECT_TRUE(groth16::verify(pk.verifying_key(), io::public_from_json<Bls12_381>(p.public_json, "public"),
-                                    proof)
+        EXPECT_TRUE(groth16::verify(pk.verifying_key(),
+                                    io::public_from_json<Bls12_381>(p.public_json, "public"), proof)
                         .valid)
             << "an invalid proof was returned";
       }
@@ -194,9 +194,10 @@ TEST(EngineFaults, InjectedFaultsOfEveryKindEndInProofsAndLeaveNothingBehind) {
     }
     EXPECT_GE(total.faults.out_of_memory, target);
     EXPECT_GE(total.completed, jobs * 8 / 10);  // a job fails only if 3 attempts in a row were hit
-    std::printf("allocation faults: %llu out-of-memory in %zu jobs; %zu proved, %zu failed after 3 attempts; "
-                "plans:",
-                static_cast<unsigned long long>(total.faults.out_of_memory), jobs, total.completed, total.failed);
+    std::printf(
+        "allocation faults: %llu out-of-memory in %zu jobs; %zu proved, %zu failed after 3 attempts; "
+        "plans:",
+        static_cast<unsigned long long>(total.faults.out_of_memory), jobs, total.completed, total.failed);
     for (const auto& [plan, n] : total.plans)
       std::printf(" %s=%llu", plan.c_str(), static_cast<unsigned long long>(n));
     std::printf("\n");
@@ -217,9 +218,11 @@ TEST(EngineFaults, InjectedFaultsOfEveryKindEndInProofsAndLeaveNothingBehind) {
       EXPECT_GE(run.resets, sticky);
     }
     std::printf("sticky faults: %llu contexts lost, %llu reset, device %s, %zu jobs proved; plans:",
-                static_cast<unsigned long long>(run.faults.context_lost), static_cast<unsigned long long>(run.resets),
-                run.lost ? "LOST (CPU fallback)" : "recovered", run.completed);
-    for (const auto& [plan, n] : run.plans) std::printf(" %s=%llu", plan.c_str(), static_cast<unsigned long long>(n));
+                static_cast<unsigned long long>(run.faults.context_lost),
+                static_cast<unsigned long long>(run.resets), run.lost ? "LOST (CPU fallback)" : "recovered",
+                run.completed);
+    for (const auto& [plan, n] : run.plans)
+      std::printf(" %s=%llu", plan.c_str(), static_cast<unsigned long long>(n));
     std::printf("\n");
     for (const auto& l : run.recovery_lines) std::printf("  %s\n", l.c_str());
     std::fflush(stdout);

@@ -1,5 +1,5 @@
-// The GPU prover's plan choice (groth16/gpu_plan.hpp) is host arithmetic: tested here without a GPU on keys of
-// real shape. The GPU tests run each plan and compare its proofs with the CPU's.
+// The GPU prover's plan choice (groth16/gpu_plan.hpp) is host arithmetic: tested here without a GPU on keys
+// of real shape. The GPU tests run each plan and compare its proofs with the CPU's.
 #include "groth16/gpu_plan.hpp"
 
 #include <gtest/gtest.h>
