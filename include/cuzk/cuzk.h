@@ -33,7 +33,8 @@ typedef enum {
   CUZK_ERR_UNSATISFIED = 3,      /* the proof did not verify: the assignment does not satisfy the circuit */
   CUZK_ERR_INVALID_PROOF = 4,    /* cuzk_verify: the proof is well formed but does not verify */
   CUZK_ERR_OUT_OF_MEMORY = 5,
-  CUZK_ERR_INTERNAL = 6
+  CUZK_ERR_INTERNAL = 6,
+  CUZK_ERR_NO_DEVICE = 7 /* backend "cuda": this build has no CUDA backend, or no usable GPU is visible */
 } cuzk_status;
 
 typedef struct cuzk_engine cuzk_engine;
@@ -67,8 +68,9 @@ typedef struct {
 /* "cuzk 0.1.0" */
 const char* cuzk_version(void);
 
-/* backend: "cpu" (NULL means "cpu"). The GPU backend for these proofs is not available yet: "cuda" and
- * "auto" are refused with CUZK_ERR_INVALID_ARGUMENT rather than silently run on the CPU. */
+/* backend: "cpu" (NULL means "cpu"), "cuda" (GPU 0; CUZK_ERR_NO_DEVICE when there is none) or "auto" (the GPU
+ * when one is usable, else the CPU). On "cuda" a partition the GPU cannot take (out of device memory, a
+ * lost CUDA context) is proved on the CPU instead; every proof is verified before it is returned either way. */
 cuzk_status cuzk_engine_create(const char* backend, cuzk_engine** out, char** error);
 void cuzk_engine_destroy(cuzk_engine* engine);
 

@@ -12,6 +12,13 @@
 #include "io/bellperson.hpp"
 #include "io/error.hpp"
 
+#ifdef CUZK_HAVE_CUDA
+#include "cuda/device.hpp"
+#include "cuda/error.hpp"
+#include "cuda/stream.hpp"
+#include "groth16/gpu_bellperson.hpp"
+#endif
+
 namespace bp = cuzk::groth16::bellperson;
 using bp::Fr;
 
@@ -19,7 +26,7 @@ using bp::Fr;
 static_assert(sizeof(cuzk_fr) == sizeof(Fr) && std::is_standard_layout_v<Fr> && Fr::N == 4);
 
 struct cuzk_engine {
-  std::string backend;
+  std::string backend;  // "cpu" or "cuda" (what "auto" resolved to)
 };
 
 struct cuzk_params {
@@ -106,6 +113,26 @@ bp::Assignment assignment(const cuzk_assignment& a, std::size_t k) {
   return w;
 }
 
+// One partition on the engine's backend. On the GPU, a CUDA failure (out of memory, a lost context) falls
+// back to the CPU: the caller gets a proof, checked like every other, rather than an error it cannot act on.
+cuzk::groth16::Proof<bp::Curve> prove_one(const cuzk_engine& engine,
+                                          const cuzk::io::bellperson::Params& params, const bp::Assignment& w,
+                                          const Fr& r, const Fr& s) {
+#ifdef CUZK_HAVE_CUDA
+  if (engine.backend == "cuda") {
+    try {
+      cuzk::cuda::select_device(0);
+      cuzk::cuda::Stream stream;
+      return bp::gpu::prove(params, w, r, s, stream.get());
+    } catch (const cuzk::cuda::CudaError&) {
+    }
+  }
+#else
+  (void)engine;
+#endif
+  return bp::prove(params, w, r, s);
+}
+
 }  // namespace
 
 extern "C" {
@@ -117,12 +144,20 @@ const char* cuzk_version(void) {
 cuzk_status cuzk_engine_create(const char* backend, cuzk_engine** out, char** error) {
   return guarded(error, [&] {
     require(out != nullptr, "out is NULL");
-    const std::string b = backend ? backend : "cpu";
-    if (b == "cuda" || b == "auto")
-      throw Failure{
-          CUZK_ERR_INVALID_ARGUMENT,
-          "backend \"" + b + "\": bellperson-style proofs run on the CPU backend only in this version"};
-    require(b == "cpu", "backend must be \"cpu\", not \"" + b + "\"");
+    std::string b = backend ? backend : "cpu";
+    require(b == "cpu" || b == "cuda" || b == "auto",
+            "backend must be \"cpu\", \"cuda\" or \"auto\", not \"" + b + "\"");
+    int gpus = 0;
+#ifdef CUZK_HAVE_CUDA
+    try {
+      gpus = cuzk::cuda::device_count();
+    } catch (const cuzk::cuda::CudaError&) {
+    }
+#endif
+    if (b == "auto") b = gpus > 0 ? "cuda" : "cpu";
+    if (b == "cuda" && gpus == 0)
+      throw Failure{CUZK_ERR_NO_DEVICE,
+                    "backend \"cuda\": no usable CUDA device (or this build has no CUDA backend)"};
     *out = new cuzk_engine{b};
   });
 }
@@ -158,7 +193,7 @@ cuzk_status cuzk_prove(cuzk_engine* engine, const cuzk_params* params, const cuz
               "partition " + std::to_string(k) + ": r and s must be non-zero");
       cuzk::groth16::Proof<bp::Curve> proof;
       try {
-        proof = bp::prove(params->params, w, rk, sk);
+        proof = prove_one(*engine, params->params, w, rk, sk);
       } catch (const bp::Error& e) {
         throw Failure{CUZK_ERR_INVALID_ARGUMENT, "partition " + std::to_string(k) + ": " + e.what()};
       }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <functional>
 #include <sstream>
 
 #include "ff/random.hpp"
@@ -23,6 +24,7 @@
 #include "cuda/host_registry.hpp"
 #include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
+#include "groth16/gpu_bellperson.hpp"
 #include "groth16/gpu_prover.hpp"
 #endif
 
@@ -498,35 +500,6 @@ void Engine::work(Worker& w) {
   }
 }
 
-// A bellperson circuit's partition: on the CPU for now, whatever the worker (the GPU path for these keys
-// is not written yet), so it never takes the GPU mutex.
-void Engine::prove_bellperson(Job& job, std::uint32_t partition, PartitionResult& r) {
-  namespace bp = groth16::bellperson;
-  const auto& params = std::get<io::bellperson::Params>(job.circuit->key);
-  bp::Assignment loaded;
-  if (!job.witness_paths.empty()) {
-    groth16::StageTimer t(&r.stages, "load_witness");
-    loaded = io::bellperson_assignment::read(job.witness_paths[partition]);
-  }
-  const auto& w =
-      job.witness_paths.empty() ? std::get<std::vector<bp::Assignment>>(job.witnesses)[partition] : loaded;
-  const auto t0 = Clock::now();
-  const auto proof = bp::prove(params, w, ff::random_nonzero_os<bp::Fr>(), ff::random_nonzero_os<bp::Fr>());
-  r.prove_ms = ms_between(t0, Clock::now());
-  const std::vector<bp::Fr> pub(w.inputs.begin() + 1, w.inputs.end());
-  if (config_.self_check) {
-    const auto tv = Clock::now();
-    const auto v = bp::verify(params.vk, pub, proof);
-    r.verify_ms = ms_between(tv, Clock::now());
-    if (!v.valid)
-      throw std::runtime_error("the proof failed its self-check (" + v.reason +
-                               "): the assignment does not satisfy the circuit; no proof was returned");
-  }
-  const auto bytes = bp::encode_proof(proof);
-  r.proof_bytes.assign(bytes.begin(), bytes.end());
-  r.public_json = io::public_to_json<Bls12_381>(pub);
-}
-
 namespace {
 // A proof that failed its self-check: the witness does not satisfy the circuit, or the hardware computed
 // something wrong. Retried (a GPU fault may not repeat); reported once the attempts are spent.
@@ -535,70 +508,12 @@ struct SelfCheckFailed : std::runtime_error {
 };
 }  // namespace
 
-template <class C>
-void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
-  using Fr = typename C::Fr;
-  const auto& pk = std::get<groth16::ProvingKey<C>>(job.circuit->key);
-  std::vector<Fr> loaded;  // a witness file, decoded here: outside the GPU region, once for every attempt
-  if (!job.witness_paths.empty()) {
-    groth16::StageTimer t(&r.stages, "load_witness");
-    loaded = io::read_wtns<C>(job.witness_paths[partition]);
-    groth16::check_prove_inputs(pk, loaded);
-  }
-  const auto& witness = job.witness_paths.empty() ? std::get<Witnesses<C>>(job.witnesses)[partition] : loaded;
-  const std::vector<Fr> pub(witness.begin() + 1, witness.begin() + 1 + pk.n_public);
+void Engine::with_attempts(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r,
+                           const std::function<void()>& attempt) {
   unsigned out_of_memory = 0;  // in this partition's attempts: the second one steps the plan down
   for (r.attempts = 1;; ++r.attempts) {
     try {
-      const auto t0 = Clock::now();
-      const Fr rr = ff::random_nonzero_os<Fr>(), ss = ff::random_nonzero_os<Fr>();
-      groth16::Proof<C> proof;
-      if (!w.device || w.device->lost) {
-        r.plan = w.device ? "cpu-fallback" : "cpu";
-        proof = groth16::prove(pk, witness, rr, ss, &r.stages);
-      } else {
-#ifdef CUZK_HAVE_CUDA
-        auto& d = *w.device;
-        std::lock_guard gpu(d.gpu);  // the GPU region
-        if (d.lost)
-          throw std::runtime_error("GPU " + std::to_string(d.ordinal) + " was lost while waiting for it");
-        if (w.generation != d.generation) {  // the context was reset since this worker's stream was made
-          w.stream->abandon();
-          w.stream = std::make_unique<cuda::Stream>();
-          w.generation = d.generation;
-        }
-        auto& slot = d.keys[job.circuit->id];
-        if (slot.circuit != job.circuit || !slot.plan) {  // first use on this GPU, reloaded, or dropped
-          groth16::StageTimer t(&r.stages, "upload_key");
-          slot.drop();  // the old copy's memory is needed for the new one
-          // Without a forced plan the key steps down by itself until lean fits (or throws).
-          slot.key = std::make_unique<groth16::gpu::ResidentKey<C>>(pk, w.stream->get(), slot.forced);
-          slot.circuit = job.circuit;
-          slot.plan = std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key)->plan();
-        }
-        const auto& key = *std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key);
-        r.plan = groth16::gpu::to_string(key.plan());
-        const std::size_t held_before = cuda::vram_usage(d.ordinal).in_use;
-        proof = groth16::gpu::prove(pk, key, witness, rr, ss, w.stream->get(), &r.stages);
-        // Every buffer of the proof is gone now: anything more is a leak an operator must hear about.
-        if (const std::size_t after = cuda::vram_usage(d.ordinal).in_use; after > held_before) {
-          log("cuzk: worker=" + w.name + " job=" + job.id +
-              " VRAM leak: " + std::to_string(after - held_before) + " bytes still held after the proof");
-          std::lock_guard lock(mutex_);
-          ++faults_.vram_leaks;
-        }
-#endif
-      }
-      if (corrupt_.fire()) proof.a = -proof.a;  // fault injection: the self-check must catch this
-      r.prove_ms = ms_between(t0, Clock::now());
-      if (config_.self_check) {
-        const auto tv = Clock::now();
-        const auto v = groth16::verify(pk.verifying_key(), pub, proof);
-        r.verify_ms = ms_between(tv, Clock::now());
-        if (!v.valid) throw SelfCheckFailed(v.reason);
-      }
-      r.proof_json = io::proof_to_json<C>(proof);
-      r.public_json = io::public_to_json<C>(pub);
+      attempt();
       return;
     } catch (const SelfCheckFailed& e) {
       {
@@ -629,6 +544,117 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
     std::lock_guard lock(mutex_);
     ++faults_.retries;
   }
+}
+
+#ifdef CUZK_HAVE_CUDA
+std::unique_lock<std::mutex> Engine::enter_gpu(Worker& w) {
+  auto& d = *w.device;
+  std::unique_lock gpu(d.gpu);
+  if (d.lost) throw std::runtime_error("GPU " + std::to_string(d.ordinal) + " was lost while waiting for it");
+  if (w.generation != d.generation) {  // the context was reset since this worker's stream was made
+    w.stream->abandon();
+    w.stream = std::make_unique<cuda::Stream>();
+    w.generation = d.generation;
+  }
+  return gpu;
+}
+#endif
+
+void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
+  namespace bp = groth16::bellperson;
+  const auto& params = std::get<io::bellperson::Params>(job.circuit->key);
+  bp::Assignment loaded;
+  if (!job.witness_paths.empty()) {
+    groth16::StageTimer t(&r.stages, "load_witness");
+    loaded = io::bellperson_assignment::read(job.witness_paths[partition]);
+  }
+  const auto& a =
+      job.witness_paths.empty() ? std::get<std::vector<bp::Assignment>>(job.witnesses)[partition] : loaded;
+  const std::vector<bp::Fr> pub(a.inputs.begin() + 1, a.inputs.end());
+  with_attempts(w, job, partition, r, [&] {
+    const auto t0 = Clock::now();
+    const bp::Fr rr = ff::random_nonzero_os<bp::Fr>(), ss = ff::random_nonzero_os<bp::Fr>();
+    groth16::Proof<bp::Curve> proof;
+    if (!w.device || w.device->lost) {
+      r.plan = w.device ? "cpu-fallback" : "cpu";
+      proof = bp::prove(params, a, rr, ss);
+    } else {
+#ifdef CUZK_HAVE_CUDA
+      const auto gpu = enter_gpu(w);
+      r.plan = "streamed";  // bellperson keys are uploaded per proof (no resident form yet)
+      proof = bp::gpu::prove(params, a, rr, ss, w.stream->get());
+#endif
+    }
+    if (corrupt_.fire()) proof.a = -proof.a;  // fault injection: the self-check must catch this
+    r.prove_ms = ms_between(t0, Clock::now());
+    if (config_.self_check) {
+      const auto tv = Clock::now();
+      const auto v = bp::verify(params.vk, pub, proof);
+      r.verify_ms = ms_between(tv, Clock::now());
+      if (!v.valid) throw SelfCheckFailed(v.reason);
+    }
+    const auto bytes = bp::encode_proof(proof);
+    r.proof_bytes.assign(bytes.begin(), bytes.end());
+    r.public_json = io::public_to_json<Bls12_381>(pub);
+  });
+}
+
+template <class C>
+void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
+  using Fr = typename C::Fr;
+  const auto& pk = std::get<groth16::ProvingKey<C>>(job.circuit->key);
+  std::vector<Fr> loaded;  // a witness file, decoded here: outside the GPU region, once for every attempt
+  if (!job.witness_paths.empty()) {
+    groth16::StageTimer t(&r.stages, "load_witness");
+    loaded = io::read_wtns<C>(job.witness_paths[partition]);
+    groth16::check_prove_inputs(pk, loaded);
+  }
+  const auto& witness = job.witness_paths.empty() ? std::get<Witnesses<C>>(job.witnesses)[partition] : loaded;
+  const std::vector<Fr> pub(witness.begin() + 1, witness.begin() + 1 + pk.n_public);
+  with_attempts(w, job, partition, r, [&] {
+    const auto t0 = Clock::now();
+    const Fr rr = ff::random_nonzero_os<Fr>(), ss = ff::random_nonzero_os<Fr>();
+    groth16::Proof<C> proof;
+    if (!w.device || w.device->lost) {
+      r.plan = w.device ? "cpu-fallback" : "cpu";
+      proof = groth16::prove(pk, witness, rr, ss, &r.stages);
+    } else {
+#ifdef CUZK_HAVE_CUDA
+      auto& d = *w.device;
+      const auto gpu = enter_gpu(w);  // the GPU region
+      auto& slot = d.keys[job.circuit->id];
+      if (slot.circuit != job.circuit || !slot.plan) {  // first use on this GPU, reloaded, or dropped
+        groth16::StageTimer t(&r.stages, "upload_key");
+        slot.drop();  // the old copy's memory is needed for the new one
+        // Without a forced plan the key steps down by itself until lean fits (or throws).
+        slot.key = std::make_unique<groth16::gpu::ResidentKey<C>>(pk, w.stream->get(), slot.forced);
+        slot.circuit = job.circuit;
+        slot.plan = std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key)->plan();
+      }
+      const auto& key = *std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key);
+      r.plan = groth16::gpu::to_string(key.plan());
+      const std::size_t held_before = cuda::vram_usage(d.ordinal).in_use;
+      proof = groth16::gpu::prove(pk, key, witness, rr, ss, w.stream->get(), &r.stages);
+      // Every buffer of the proof is gone now: anything more is a leak an operator must hear about.
+      if (const std::size_t after = cuda::vram_usage(d.ordinal).in_use; after > held_before) {
+        log("cuzk: worker=" + w.name + " job=" + job.id +
+            " VRAM leak: " + std::to_string(after - held_before) + " bytes still held after the proof");
+        std::lock_guard lock(mutex_);
+        ++faults_.vram_leaks;
+      }
+#endif
+    }
+    if (corrupt_.fire()) proof.a = -proof.a;  // fault injection: the self-check must catch this
+    r.prove_ms = ms_between(t0, Clock::now());
+    if (config_.self_check) {
+      const auto tv = Clock::now();
+      const auto v = groth16::verify(pk.verifying_key(), pub, proof);
+      r.verify_ms = ms_between(tv, Clock::now());
+      if (!v.valid) throw SelfCheckFailed(v.reason);
+    }
+    r.proof_json = io::proof_to_json<C>(proof);
+    r.public_json = io::public_to_json<C>(pub);
+  });
 }
 
 bool Engine::recover(Worker& w, const std::string& circuit_id, const std::exception& error, bool repeated) {
@@ -710,9 +736,7 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
   const auto t0 = Clock::now();
   try {
     if (job.circuit->bellperson()) {
-      r.plan = "cpu";
-      r.attempts = 1;
-      prove_bellperson(job, partition, r);
+      prove_bellperson(w, job, partition, r);
     } else {
       io::with_curve(job.circuit->curve, [&]<class C>() { prove_snarkjs<C>(w, job, partition, r); });
     }

@@ -191,7 +191,16 @@ class Engine {
   // smaller plan when the out-of-memory is `repeated` in this partition) or resets a poisoned context.
   // False when retrying cannot help (not a CUDA error, or one of kind other).
   bool recover(Worker& worker, const std::string& circuit_id, const std::exception& error, bool repeated);
-  void prove_bellperson(Job& job, std::uint32_t partition, PartitionResult& r);
+  void prove_bellperson(Worker& worker, Job& job, std::uint32_t partition, PartitionResult& r);
+  // Runs `attempt` (one try at the partition's proof) until it succeeds; after a failed self-check or a
+  // CUDA error that recover() handles, it tries again, max_attempts in all, then rethrows.
+  void with_attempts(Worker& worker, Job& job, std::uint32_t partition, PartitionResult& r,
+                     const std::function<void()>& attempt);
+#ifdef CUZK_HAVE_CUDA
+  // Takes the worker's GPU region (the device mutex): throws if the device was lost meanwhile, and renews the
+  // worker's stream if the context was reset since it was made.
+  std::unique_lock<std::mutex> enter_gpu(Worker& worker);
+#endif
   std::string sized_witness(const SubmitRequest& req, std::size_t i, const char* what) const;
   std::vector<groth16::bellperson::Assignment> check_assignments(const io::bellperson::Params& params,
                                                                  SubmitRequest& req) const;

@@ -118,8 +118,18 @@ TEST(CApi, MisuseIsAStatusAndAMessage) {
     error = nullptr;
   };
   cuzk_engine* e = nullptr;
-  expect(cuzk_engine_create("cuda", &e, &error), CUZK_ERR_INVALID_ARGUMENT, "CPU backend only");
   expect(cuzk_engine_create("tpu", &e, &error), CUZK_ERR_INVALID_ARGUMENT, "tpu");
+  // "auto" always gives an engine (the CPU without a GPU); "cuda" without one is a clear refusal.
+  ASSERT_EQ(cuzk_engine_create("auto", &e, nullptr), CUZK_OK);
+  cuzk_engine_destroy(e);
+  e = nullptr;
+  if (const cuzk_status st = cuzk_engine_create("cuda", &e, &error); st == CUZK_OK) {
+    cuzk_engine_destroy(e);  // a GPU machine: tests/gpu/capi_gpu_test.cpp proves on it
+    e = nullptr;
+  } else {
+    expect(st, CUZK_ERR_NO_DEVICE, "no usable CUDA device");
+    EXPECT_EQ(e, nullptr);
+  }
   cuzk_params* p = nullptr;
   expect(cuzk_params_load(s.engine, "/nonexistent.params", 0, &p, &error), CUZK_ERR_FORMAT, "nonexistent");
   EXPECT_EQ(p, nullptr);

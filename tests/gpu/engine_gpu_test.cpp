@@ -8,6 +8,7 @@
 #include "engine/engine.hpp"
 #include "gpu/gpu_test_util.hpp"
 #include "groth16/verifier.hpp"
+#include "io/bellperson.hpp"
 #include "io/json.hpp"
 #include "io/zkey.hpp"
 #include "unit/engine_test_util.hpp"
@@ -95,6 +96,39 @@ TEST(EngineGpu, WorkersShareTheGpuAndEveryProofVerifies) {
   prove_on_one_gpu(repo, bn, bls);
   EXPECT_EQ(cuda::mem_info().first, baseline);  // every device buffer of the engine is gone
   EXPECT_EQ(cuda::HostRegistry::instance().registered_bytes(), 0u);  // and every page lock
+}
+
+// Bellperson (Filecoin) circuits on the GPU workers: ten partitions of 192 bytes, each verifying, proved on
+// the GPU (plan "streamed": the key is uploaded per proof), with a corrupted proof caught and proved again.
+TEST(EngineGpu, BellpersonPartitionsProveOnTheGpu) {
+  CUZK_REQUIRE_GPU();
+  namespace bp = groth16::bellperson;
+  test::TempRepository repo;
+  const auto parts = repo.add_bellperson("porep", 12, 10);
+  const auto params = io::bellperson::read_params((repo.root() / "porep" / "circuit.params").string());
+  EngineConfig cfg;
+  cfg.repository = repo.root();
+  cfg.backend = "cuda";
+  cfg.gpu_workers_per_device = 2;
+  cfg.devices = {0};
+  cfg.fault_corrupt = {4, 0, 1};
+  cfg.log = [](const std::string&) {};
+  Engine e(cfg);
+  const auto r = e.await(e.submit({"p", "porep", std::nullopt, parts}).job_id);
+  ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+  ASSERT_EQ(r.partitions.size(), 10u);
+  for (std::size_t k = 0; k < r.partitions.size(); ++k) {
+    const auto& p = r.partitions[k];
+    EXPECT_EQ(p.plan, "streamed");
+    EXPECT_EQ(p.worker.rfind("cuda:0/", 0), 0u);
+    ASSERT_EQ(p.proof_bytes.size(), 192u);
+    const auto proof = bp::decode_proof(
+        std::span(reinterpret_cast<const std::uint8_t*>(p.proof_bytes.data()), 192), "proof", k);
+    EXPECT_TRUE(bp::verify(params.vk, io::public_from_json<Bls12_381>(p.public_json, "public"), proof).valid);
+  }
+  e.shutdown(true);
+  EXPECT_GE(e.status().faults.self_check, 2u);
+  EXPECT_EQ(e.status().partitions_by_plan.at("streamed"), 10u);
 }
 
 }  // namespace
