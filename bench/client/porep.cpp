@@ -114,6 +114,8 @@ void add_porep_command(CLI::App& app, PorepArgs& a) {
   sc->add_option("--backend", a.backend, "with --daemon: cpu | cuda | auto");
   sc->add_option("--workers-per-device", a.workers_per_device, "with --daemon: GPU workers per device");
   sc->add_option("--vram-limit", a.vram_limit, "with --daemon: device memory the daemon may use, e.g. 16GiB");
+  sc->add_option("--daemon-config", a.daemon_config,
+                 "with --daemon: its TOML configuration (docs/config.md)");
   sc->add_option("--timeline", a.timeline, "SVG of the daemon's workers during the run");
   a.command = sc;
 }
@@ -144,6 +146,10 @@ int run_porep(const PorepArgs& a, std::string addr) {
       if (!a.vram_limit.empty()) {
         argv.push_back("--vram-limit");
         argv.push_back(a.vram_limit.c_str());
+      }
+      if (!a.daemon_config.empty()) {
+        argv.push_back("--config");
+        argv.push_back(a.daemon_config.c_str());
       }
       argv.push_back(nullptr);
       ::execv(a.daemon.c_str(), const_cast<char* const*>(argv.data()));

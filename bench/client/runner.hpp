@@ -196,8 +196,9 @@ void timeline(v1::ProvingEngine::Stub& stub, const std::set<std::string>& ids, c
 struct PorepArgs {
   std::string repository, curve = "bls12381", daemon, backend = "auto", timeline;
   unsigned log_domain = 16, partitions = 10, concurrency = 1, workers_per_device = 2;
-  std::string vram_limit;  // with --daemon: passed on as --vram-limit
-  unsigned witnesses = 0;  // distinct witness files; 0: the default for the size
+  std::string vram_limit;     // with --daemon: passed on as --vram-limit
+  std::string daemon_config;  // with --daemon: passed on as --config
+  unsigned witnesses = 0;     // distinct witness files; 0: the default for the size
   std::size_t proofs = 1;
   std::uint64_t seed = 1;
   void* command = nullptr;  // the CLI11 subcommand, to test parsed()

@@ -96,6 +96,12 @@ Config load_config(const std::optional<std::string>& path) {
   if (c.engine.max_attempts == 0) throw ConfigError("engine.max_attempts must be at least 1");
   if (auto n = t["engine"]["vram_limit"]) c.engine.vram_limit = bytes_value(n, "engine.vram_limit");
   if (auto n = t["engine"]["vram_margin"]) c.engine.vram_margin = bytes_value(n, "engine.vram_margin");
+  if (auto n = t["engine"]["pinned_pool"]) c.engine.pinned_pool = bytes_value(n, "engine.pinned_pool");
+  if (auto n = t["engine"]["prestage"]) {
+    auto v = n.value<bool>();
+    if (!v) throw ConfigError("engine.prestage must be true or false");
+    c.engine.prestage = *v;
+  }
   std::uint64_t seed = 1;
   if (auto n = t["faults"]["seed"]) {
     auto v = n.value<std::int64_t>();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <sstream>
 
@@ -20,8 +21,10 @@
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/device.hpp"
 #include "cuda/error.hpp"
+#include "cuda/event.hpp"
 #include "cuda/fault_injection.hpp"
 #include "cuda/host_registry.hpp"
+#include "cuda/pinned_pool.hpp"
 #include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
 #include "groth16/gpu_bellperson.hpp"
@@ -133,8 +136,10 @@ struct Engine::Device {
   std::mutex gpu;  // held only around the GPU region of a proof
 #ifdef CUZK_HAVE_CUDA
   std::map<std::string, DeviceKey> keys;  // by circuit id; guarded by `gpu`
-  std::uint64_t generation = 0;           // CUDA contexts recreated so far; guarded by `gpu`
-  std::uint64_t resets = 0;               // of which succeeded; guarded by `gpu`
+  // CUDA contexts recreated so far; written under `gpu`, read without it by pre-staging workers.
+  std::atomic<std::uint64_t> generation{0};
+  std::mutex staging;        // serialises pre-staging allocations (outside the GPU region they overlap)
+  std::uint64_t resets = 0;  // of which succeeded; guarded by `gpu`
 #endif
   // Set when a poisoned context could not be recreated: the device's workers prove on the CPU from then on
   // (slow, but no job is lost and the daemon stays up), and /healthz reports it.
@@ -147,7 +152,8 @@ struct Engine::Worker {
   Device* device = nullptr;  // null: a CPU worker
 #ifdef CUZK_HAVE_CUDA
   std::unique_ptr<cuda::Stream> stream;
-  std::uint64_t generation = 0;  // the device context `stream` belongs to
+  std::unique_ptr<cuda::Stream> copy;  // pre-staging uploads, while another worker holds the GPU
+  std::uint64_t generation = 0;        // the device context `stream` and `copy` belong to
 #endif
   // Guarded by the engine's mutex.
   bool busy = false;
@@ -201,6 +207,8 @@ Engine::Engine(EngineConfig config)
   corrupt_.configure(cuda::fault_spec_from_env("CUZK_FAULT_CORRUPT", config_.fault_corrupt));
 #ifdef CUZK_HAVE_CUDA
   if (backend_ == "cuda") {
+    if (config_.prestage && config_.pinned_pool > 0)
+      pinned_pool_ = std::make_unique<cuda::PinnedPool>(config_.pinned_pool);
     cuda::set_vram_policy({config_.vram_limit, config_.vram_margin});
     cuda::configure_faults(config_.fault_alloc, config_.fault_sticky);
   }
@@ -463,6 +471,7 @@ void Engine::work(Worker& w) {
     CUZK_CUDA_CHECK(cudaSetDevice(w.device->ordinal));
     std::lock_guard g(w.device->gpu);
     w.stream = std::make_unique<cuda::Stream>();
+    w.copy = std::make_unique<cuda::Stream>();
     w.generation = w.device->generation;
   }
 #endif
@@ -551,9 +560,11 @@ std::unique_lock<std::mutex> Engine::enter_gpu(Worker& w) {
   auto& d = *w.device;
   std::unique_lock gpu(d.gpu);
   if (d.lost) throw std::runtime_error("GPU " + std::to_string(d.ordinal) + " was lost while waiting for it");
-  if (w.generation != d.generation) {  // the context was reset since this worker's stream was made
+  if (w.generation != d.generation) {  // the context was reset since this worker's streams were made
     w.stream->abandon();
+    w.copy->abandon();
     w.stream = std::make_unique<cuda::Stream>();
+    w.copy = std::make_unique<cuda::Stream>();
     w.generation = d.generation;
   }
   return gpu;
@@ -599,6 +610,45 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
   });
 }
 
+#ifdef CUZK_HAVE_CUDA
+// A partition's witness uploaded ahead of its GPU region: from a pinned lease, on the worker's copy stream.
+template <class Fr>
+struct Prestaged {
+  cuda::PinnedPool::Lease host;
+  cuda::DeviceBuffer<Fr> device;
+  cuda::Event uploaded{false};
+  std::uint64_t generation = 0;  // of the context it was uploaded in
+};
+
+// Uploads the witness while another worker may hold the GPU, if the pinned pool lends a buffer and the
+// device can spare the bytes while still leaving a whole proof's working set to the proof in progress
+// (gpu_plan.hpp): pre-staging must never be what makes the other worker run out. Null: upload in the region.
+template <class C>
+std::unique_ptr<Prestaged<typename C::Fr>> prestage(cuda::PinnedPool& pool, std::mutex& staging,
+                                                    std::uint64_t generation, cuda::Stream& copy,
+                                                    const groth16::ProvingKey<C>& pk,
+                                                    const std::vector<typename C::Fr>& witness) {
+  using Fr = typename C::Fr;
+  const std::size_t bytes = witness.size() * sizeof(Fr);
+  auto lease = pool.lease(bytes);
+  if (!lease) return nullptr;
+  std::memcpy(lease.data(), witness.data(), bytes);
+  try {
+    std::lock_guard lock(staging);
+    if (cuda::vram_available() < bytes + groth16::gpu::proof_footprint(pk)) return nullptr;
+    auto p = std::make_unique<Prestaged<Fr>>();
+    p->device = cuda::DeviceBuffer<Fr>(witness.size());
+    p->device.upload(reinterpret_cast<const Fr*>(lease.data()), witness.size(), copy.get());
+    p->uploaded.record(copy.get());
+    p->host = std::move(lease);
+    p->generation = generation;
+    return p;
+  } catch (const cuda::CudaError&) {  // refused, or a context in trouble: the region finds out and recovers
+    return nullptr;
+  }
+}
+#endif
+
 template <class C>
 void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
   using Fr = typename C::Fr;
@@ -611,6 +661,14 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
   }
   const auto& witness = job.witness_paths.empty() ? std::get<Witnesses<C>>(job.witnesses)[partition] : loaded;
   const std::vector<Fr> pub(witness.begin() + 1, witness.begin() + 1 + pk.n_public);
+#ifdef CUZK_HAVE_CUDA
+  std::unique_ptr<Prestaged<Fr>> staged;
+  if (w.device && !w.device->lost) {
+    if (pinned_pool_ && w.generation == w.device->generation)
+      staged = prestage<C>(*pinned_pool_, w.device->staging, w.generation, *w.copy, pk, witness);
+    r.prestage = staged ? "ok" : pinned_pool_ ? "fallback" : "off";
+  }
+#endif
   with_attempts(w, job, partition, r, [&] {
     const auto t0 = Clock::now();
     const Fr rr = ff::random_nonzero_os<Fr>(), ss = ff::random_nonzero_os<Fr>();
@@ -633,8 +691,13 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
       }
       const auto& key = *std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key);
       r.plan = groth16::gpu::to_string(key.plan());
-      const std::size_t held_before = cuda::vram_usage(d.ordinal).in_use;
-      proof = groth16::gpu::prove(pk, key, witness, rr, ss, w.stream->get(), &r.stages);
+      cuda::DeviceBuffer<Fr>* ready = nullptr;  // the pre-staged witness, on its first attempt only
+      if (staged && staged->generation == w.generation && !staged->device.empty()) {
+        staged->uploaded.make_wait(w.stream->get());
+        ready = &staged->device;
+      }
+      const std::size_t held_before = cuda::vram_usage(d.ordinal).in_use - (ready ? ready->bytes() : 0);
+      proof = groth16::gpu::prove(pk, key, witness, rr, ss, w.stream->get(), &r.stages, ready);
       // Every buffer of the proof is gone now: anything more is a leak an operator must hear about.
       if (const std::size_t after = cuda::vram_usage(d.ordinal).in_use; after > held_before) {
         log("cuzk: worker=" + w.name + " job=" + job.id +
@@ -752,9 +815,7 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
     if (!r.plan.empty()) ++partitions_by_plan_[r.plan];
   }
   // The timing line, in the original daemon's vocabulary where a stage matches.
-  const char* prestage = r.plan == "resident"                ? "ok"
-                         : r.plan.empty() || r.plan == "cpu" ? "none"
-                                                             : "fallback";
+  const std::string prestage = r.prestage.empty() ? "none" : r.prestage;
   std::ostringstream line;
   line.setf(std::ios::fixed);
   line.precision(1);
@@ -842,6 +903,13 @@ EngineStatus Engine::status(bool with_jobs) const {
   s.failed = failed_;
   s.cancelled = cancelled_;
   s.faults = faults_;
+#ifdef CUZK_HAVE_CUDA
+  if (pinned_pool_) {
+    const auto ps = pinned_pool_->stats();
+    s.pinned_pool_bytes = ps.held;
+    s.pinned_pool_budget = ps.budget;
+  }
+#endif
   s.partitions_by_plan = partitions_by_plan_;
   s.uptime_seconds = ms_between(started_, Clock::now()) / 1000;
   return s;

@@ -27,6 +27,12 @@
 #include "groth16/bellperson.hpp"
 #include "groth16/timings.hpp"
 
+#ifdef CUZK_HAVE_CUDA
+namespace cuzk::cuda {
+class PinnedPool;
+}
+#endif
+
 namespace cuzk::engine {
 
 // A request the engine refuses (unknown circuit, malformed witness, wrong partition count, unknown job,
@@ -56,8 +62,9 @@ struct PartitionResult {
   std::string proof_json, public_json;  // snarkjs JSON, when done (bellperson: public_json only)
   std::string proof_bytes;              // bellperson circuits: the 192-byte proof
   std::string error;
-  std::string worker;  // "cpu:0", "cuda:0/1", …
-  std::string plan;    // "cpu", or the GPU plan of the last attempt: "resident", "streamed", "lean"
+  std::string worker;    // "cpu:0", "cuda:0/1", …
+  std::string plan;      // "cpu", or the GPU plan of the last attempt: "resident", "streamed", "lean"
+  std::string prestage;  // GPU: "ok" (witness uploaded ahead of the GPU region), "fallback" (uploaded in it)
   unsigned attempts = 0;
   groth16::StageTimings stages;
   double queue_ms = 0, prove_ms = 0, verify_ms = 0;
@@ -113,6 +120,7 @@ struct EngineStatus {
   std::uint64_t completed = 0, failed = 0, cancelled = 0;
   std::size_t repository_bytes = 0, repository_budget = 0;
   std::size_t pinned_bytes = 0, pinned_budget = 0;  // page-locked key memory; budget 0: no separate limit
+  std::size_t pinned_pool_bytes = 0, pinned_pool_budget = 0;  // page-locked witness staging (CUDA)
   double uptime_seconds = 0;
   std::string backend;  // "cpu" or "cuda"
   FaultCounts faults;
@@ -136,6 +144,10 @@ struct EngineConfig {
   unsigned max_attempts = 3;
   std::size_t vram_limit = 0;  // CUDA: device memory this daemon may hold per GPU; 0: all
   std::size_t vram_margin = std::size_t(512) << 20;  // CUDA: device memory always left free on each GPU
+  // CUDA: upload each partition's witness while another worker holds the GPU, from page-locked buffers of a
+  // pool of at most `pinned_pool` bytes (witness-side memory; keys are pinned under repository budgets).
+  bool prestage = true;
+  std::size_t pinned_pool = std::size_t(8) << 30;
   // Fault injection for tests (docs/config.md [faults]); CUZK_FAULT_* environment variables override.
   cuda::FaultSpec fault_alloc, fault_sticky, fault_corrupt;
   // One line per partition (the timing line) and other events; default: stderr.
@@ -227,6 +239,9 @@ class Engine {
   FaultCounts faults_;                                       // guarded by mutex_
   std::map<std::string, std::uint64_t> partitions_by_plan_;  // guarded by mutex_
   cuda::FaultPlan corrupt_;                                  // injected proof corruption
+#ifdef CUZK_HAVE_CUDA
+  std::unique_ptr<cuda::PinnedPool> pinned_pool_;  // witness staging; null when pre-staging is off
+#endif
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<std::unique_ptr<Worker>> workers_;

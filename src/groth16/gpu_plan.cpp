@@ -61,21 +61,28 @@ std::size_t row_chunk_entries(const ProvingKey<Curve>& pk, std::size_t target) {
 }
 
 template <class Curve>
+std::size_t proof_footprint(const ProvingKey<Curve>& pk) {
+  using Fr = typename Curve::Fr;
+  const std::size_t n = pk.domain_size, v = pk.n_vars;
+  // The H stage's peak: a, b, c, the plain witness and the classification (two index arrays for all and
+  // for the private signals, and their flags); the Montgomery witness is freed before it.
+  const std::size_t h_stage = 3 * n * sizeof(Fr) + v * sizeof(Fr) + 18 * v;
+  // The abc stage's: a, b, c and both witness forms.
+  const std::size_t abc_stage = 3 * n * sizeof(Fr) + 2 * v * sizeof(Fr);
+  return std::max(h_stage, abc_stage) + kMsmWorkspace;
+}
+
+template <class Curve>
 Footprint footprint(const ProvingKey<Curve>& pk) {
   using Fr = typename Curve::Fr;
-  const std::size_t n = pk.domain_size, v = pk.n_vars, entry = sizeof(std::uint32_t) + sizeof(Fr);
+  const std::size_t n = pk.domain_size, entry = sizeof(std::uint32_t) + sizeof(Fr);
   Footprint f;
   f.tables = n * sizeof(Fr);
   f.row_index = (2 * n + 1) * sizeof(std::uint32_t);
   f.rows = pk.coefs.size() * entry;
   f.points = (pk.a.size() + pk.b1.size() + pk.c.size() + pk.h.size()) * sizeof(typename Curve::G1) +
              pk.b2.size() * sizeof(typename Curve::G2);
-  // The H stage's peak: a, b, c, the plain witness and the classification (two index arrays for all and
-  // for the private signals, and their flags); the Montgomery witness is freed before it.
-  const std::size_t h_stage = 3 * n * sizeof(Fr) + v * sizeof(Fr) + 18 * v;
-  // The abc stage's: a, b, c and both witness forms.
-  const std::size_t abc_stage = 3 * n * sizeof(Fr) + 2 * v * sizeof(Fr);
-  f.proof = std::max(h_stage, abc_stage) + kMsmWorkspace;
+  f.proof = proof_footprint(pk);
   // Two buffers (double buffering) unless one chunk holds every entry.
   const std::size_t chunk = row_chunk_entries(pk);
   f.row_chunks = (chunk < pk.coefs.size() ? 2 : 1) * chunk * entry;
@@ -88,8 +95,9 @@ Plan choose_plan(const Footprint& f, std::size_t available) {
   return Plan::kLean;
 }
 
-#define CUZK_GPU_PLAN_INSTANTIATE(Curve)                         \
-  template Footprint footprint<Curve>(const ProvingKey<Curve>&); \
+#define CUZK_GPU_PLAN_INSTANTIATE(Curve)                                 \
+  template Footprint footprint<Curve>(const ProvingKey<Curve>&);         \
+  template std::size_t proof_footprint<Curve>(const ProvingKey<Curve>&); \
   template std::size_t row_chunk_entries<Curve>(const ProvingKey<Curve>&, std::size_t);
 CUZK_GPU_PLAN_INSTANTIATE(Bn254)
 CUZK_GPU_PLAN_INSTANTIATE(Bls12_381)

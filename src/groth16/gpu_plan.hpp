@@ -40,6 +40,11 @@ struct Footprint {
 template <class Curve>
 Footprint footprint(const ProvingKey<Curve>& pk);
 
+// Footprint::proof alone (cheap: no pass over the coefficients): what one proof's buffers need at their
+// peak. A worker pre-staging its next witness leaves at least this much to the proof in progress.
+template <class Curve>
+std::size_t proof_footprint(const ProvingKey<Curve>& pk);
+
 // Entries per row-chunk buffer of the lean plan: `target` (default 2^24), or the longest row of A plus B if
 // that is longer, or all entries if there are fewer.
 template <class Curve>

@@ -308,7 +308,8 @@ ec::Jacobian<Cfg> split_msm(const ec::Affine<Cfg>* d_points, const ff::BigInt<N>
 template <class Curve>
 Proof<Curve> prove(const ProvingKey<Curve>& pk, const ResidentKey<Curve>& key,
                    const std::vector<typename Curve::Fr>& witness, const typename Curve::Fr& r,
-                   const typename Curve::Fr& s, cudaStream_t stream, StageTimings* timings) {
+                   const typename Curve::Fr& s, cudaStream_t stream, StageTimings* timings,
+                   cuda::DeviceBuffer<typename Curve::Fr>* prestaged) {
   using Fr = typename Curve::Fr;
   using G1 = typename Curve::G1Cfg;
   using G2 = typename Curve::G2Cfg;
@@ -319,11 +320,14 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const ResidentKey<Curve>& key,
 
   // Buffers are freed as soon as their stage is over (wm after the classification, b and c after H), so the
   // MSMs, which size their slices from what is left, get the most room.
-  cuda::DeviceBuffer<Fr> a(n), b(n), c(n), wm(pk.n_vars);  // wm: the witness in Montgomery form
+  const bool staged = prestaged && prestaged->size() == pk.n_vars;
+  cuda::DeviceBuffer<Fr> wm =
+      staged ? std::move(*prestaged) : cuda::DeviceBuffer<Fr>(pk.n_vars);  // Montgomery
+  cuda::DeviceBuffer<Fr> a(n), b(n), c(n);
   cuda::DeviceBuffer<Plain> w(pk.n_vars);
   {
     StageTimer t(timings, "abc");
-    wm.upload(witness.data(), witness.size(), stream);
+    if (!staged) wm.upload(witness.data(), witness.size(), stream);
     if (k.host_rows)
       abc_streamed<Fr>(*k.host_rows, k.row_start.data(), n, k.row_chunk, wm.data(), a.data(), b.data(),
                        c.data(), stream);
@@ -395,7 +399,7 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const ResidentKey<Curve>& key,
   template class ResidentKey<Curve>;                                                                    \
   template Proof<Curve> prove<Curve>(const ProvingKey<Curve>&, const ResidentKey<Curve>&,               \
                                      const std::vector<Curve::Fr>&, const Curve::Fr&, const Curve::Fr&, \
-                                     cudaStream_t, StageTimings*);
+                                     cudaStream_t, StageTimings*, cuda::DeviceBuffer<Curve::Fr>*);
 CUZK_GPU_PROVER_INSTANTIATE(Bn254)
 CUZK_GPU_PROVER_INSTANTIATE(Bls12_381)
 

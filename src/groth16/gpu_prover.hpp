@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "cuda/device_buffer.hpp"
 #include "groth16/gpu_plan.hpp"
 #include "groth16/timings.hpp"
 #include "groth16/types.hpp"
@@ -43,9 +44,13 @@ class ResidentKey {
   std::unique_ptr<Impl> impl_;
 };
 
+// `prestaged`, when given, is the witness already in device memory (uploaded ahead, while another proof
+// held the GPU): the prover takes it over (and frees it early like its own) instead of uploading `witness`;
+// the caller has made `stream` wait for that upload.
 template <class Curve>
 Proof<Curve> prove(const ProvingKey<Curve>& pk, const ResidentKey<Curve>& key,
                    const std::vector<typename Curve::Fr>& witness, const typename Curve::Fr& r,
-                   const typename Curve::Fr& s, cudaStream_t stream, StageTimings* timings = nullptr);
+                   const typename Curve::Fr& s, cudaStream_t stream, StageTimings* timings = nullptr,
+                   cuda::DeviceBuffer<typename Curve::Fr>* prestaged = nullptr);
 
 }  // namespace cuzk::groth16::gpu

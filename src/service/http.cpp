@@ -20,7 +20,9 @@ std::string status_json(const engine::EngineStatus& s) {
   j["memory"] = {{"repository_bytes", s.repository_bytes},
                  {"repository_budget_bytes", s.repository_budget},
                  {"pinned_bytes", s.pinned_bytes},
-                 {"pinned_budget_bytes", s.pinned_budget}};
+                 {"pinned_budget_bytes", s.pinned_budget},
+                 {"pinned_witness_pool_bytes", s.pinned_pool_bytes},
+                 {"pinned_witness_pool_budget_bytes", s.pinned_pool_budget}};
   j["faults"] = {{"out_of_memory", s.faults.out_of_memory},
                  {"context_lost", s.faults.context_lost},
                  {"self_check", s.faults.self_check},

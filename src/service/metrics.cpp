@@ -126,6 +126,7 @@ std::string Metrics::render(const engine::EngineStatus& s) {
   repository_bytes_.Add({{"kind", "budget"}}).Set(static_cast<double>(s.repository_budget));
   repository_bytes_.Add({{"kind", "pinned"}}).Set(static_cast<double>(s.pinned_bytes));
   repository_bytes_.Add({{"kind", "pinned_budget"}}).Set(static_cast<double>(s.pinned_budget));
+  repository_bytes_.Add({{"kind", "pinned_witness_pool"}}).Set(static_cast<double>(s.pinned_pool_bytes));
   for (const auto& c : s.circuits)
     for (auto t : {engine::Tier::kGpu, engine::Tier::kPinned, engine::Tier::kHost, engine::Tier::kMapped,
                    engine::Tier::kDisk})

@@ -17,6 +17,7 @@
 #include "cuda/device_buffer.hpp"
 #include "cuda/fault_injection.hpp"
 #include "cuda/host_registry.hpp"
+#include "cuda/pinned_pool.hpp"
 #include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
 #include "engine/engine.hpp"
@@ -77,6 +78,34 @@ TEST(Vram, InjectedAllocationFailuresLookLikeOutOfMemory) {
   }
   cuda::allocation_faults().configure({});
   cuda::DeviceBuffer<std::uint8_t> third(kMiB);
+}
+
+TEST(PinnedPool, LeasesWithinTheBudgetAndReusesBuffers) {
+  CUZK_REQUIRE_GPU();
+  cuda::PinnedPool pool(10 * kMiB);
+  auto a = pool.lease(4 * kMiB), b = pool.lease(4 * kMiB);
+  ASSERT_TRUE(a && b);
+  a.data()[0] = std::byte{7};
+  EXPECT_FALSE(pool.lease(4 * kMiB));  // 12 MiB would pass the budget
+  EXPECT_EQ(pool.stats().refused, 1u);
+  const std::byte* first = a.data();
+  a = {};  // back to the pool, still page-locked
+  EXPECT_EQ(pool.stats().held, 8 * kMiB);
+  auto c = pool.lease(3 * kMiB);  // reuses the idle 4 MiB buffer
+  EXPECT_EQ(c.data(), first);
+  EXPECT_EQ(pool.stats().held, 8 * kMiB);
+  cudaPointerAttributes attr{};
+  ASSERT_EQ(cudaPointerGetAttributes(&attr, c.data()), cudaSuccess);
+  EXPECT_EQ(attr.type, cudaMemoryTypeHost);
+  c = {};
+  b = {};
+  // A request no idle buffer fits frees idle ones to make room within the budget.
+  auto big = pool.lease(9 * kMiB);
+  EXPECT_TRUE(big);
+  EXPECT_EQ(pool.stats().held, 9 * kMiB);
+  big = {};
+  pool.trim();
+  EXPECT_EQ(pool.stats().held, 0u);
 }
 
 namespace eng = engine;
