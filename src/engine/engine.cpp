@@ -138,8 +138,9 @@ struct Engine::Device {
   std::map<std::string, DeviceKey> keys;  // by circuit id; guarded by `gpu`
   // CUDA contexts recreated so far; written under `gpu`, read without it by pre-staging workers.
   std::atomic<std::uint64_t> generation{0};
-  std::mutex staging;        // serialises pre-staging allocations (outside the GPU region they overlap)
-  std::uint64_t resets = 0;  // of which succeeded; guarded by `gpu`
+  std::mutex staging;            // serialises pre-staging allocations (outside the GPU region they overlap)
+  std::size_t staged_bytes = 0;  // device memory held by pre-staged witnesses not yet taken; under `staging`
+  std::uint64_t resets = 0;      // of which succeeded; guarded by `gpu`
 #endif
   // Set when a poisoned context could not be recreated: the device's workers prove on the CPU from then on
   // (slow, but no job is lost and the daemon stays up), and /healthz reports it.
@@ -618,6 +619,22 @@ struct Prestaged {
   cuda::DeviceBuffer<Fr> device;
   cuda::Event uploaded{false};
   std::uint64_t generation = 0;  // of the context it was uploaded in
+  std::mutex* staging = nullptr;
+  std::size_t* staged_bytes = nullptr;  // the device's count, while this is not yet taken
+  std::size_t counted = 0;
+
+  // The proof takes the buffer over: it no longer counts as pre-staged.
+  cuda::DeviceBuffer<Fr>* take() {
+    uncount();
+    return &device;
+  }
+  ~Prestaged() { uncount(); }
+  void uncount() {
+    if (counted == 0) return;
+    std::lock_guard lock(*staging);
+    *staged_bytes -= counted;
+    counted = 0;
+  }
 };
 
 // Uploads the witness while another worker may hold the GPU, if the pinned pool lends a buffer and the
@@ -625,8 +642,8 @@ struct Prestaged {
 // (gpu_plan.hpp): pre-staging must never be what makes the other worker run out. Null: upload in the region.
 template <class C>
 std::unique_ptr<Prestaged<typename C::Fr>> prestage(cuda::PinnedPool& pool, std::mutex& staging,
-                                                    std::uint64_t generation, cuda::Stream& copy,
-                                                    const groth16::ProvingKey<C>& pk,
+                                                    std::size_t& staged_bytes, std::uint64_t generation,
+                                                    cuda::Stream& copy, const groth16::ProvingKey<C>& pk,
                                                     const std::vector<typename C::Fr>& witness) {
   using Fr = typename C::Fr;
   const std::size_t bytes = witness.size() * sizeof(Fr);
@@ -642,6 +659,10 @@ std::unique_ptr<Prestaged<typename C::Fr>> prestage(cuda::PinnedPool& pool, std:
     p->uploaded.record(copy.get());
     p->host = std::move(lease);
     p->generation = generation;
+    p->staging = &staging;
+    p->staged_bytes = &staged_bytes;
+    p->counted = bytes;
+    staged_bytes += bytes;  // under the lock, with the allocation: snapshots see both or neither
     return p;
   } catch (const cuda::CudaError&) {  // refused, or a context in trouble: the region finds out and recovers
     return nullptr;
@@ -665,7 +686,8 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
   std::unique_ptr<Prestaged<Fr>> staged;
   if (w.device && !w.device->lost) {
     if (pinned_pool_ && w.generation == w.device->generation)
-      staged = prestage<C>(*pinned_pool_, w.device->staging, w.generation, *w.copy, pk, witness);
+      staged = prestage<C>(*pinned_pool_, w.device->staging, w.device->staged_bytes, w.generation, *w.copy,
+                           pk, witness);
     r.prestage = staged ? "ok" : pinned_pool_ ? "fallback" : "off";
   }
 #endif
@@ -694,12 +716,18 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
       cuda::DeviceBuffer<Fr>* ready = nullptr;  // the pre-staged witness, on its first attempt only
       if (staged && staged->generation == w.generation && !staged->device.empty()) {
         staged->uploaded.make_wait(w.stream->get());
-        ready = &staged->device;
+        ready = staged->take();
       }
-      const std::size_t held_before = cuda::vram_usage(d.ordinal).in_use - (ready ? ready->bytes() : 0);
+      // What this daemon holds on the device apart from pre-staged witnesses (other workers stage theirs
+      // meanwhile) and apart from this proof's own pre-staged witness, which the proof frees.
+      auto held = [&] {
+        std::lock_guard lock(d.staging);
+        return cuda::vram_usage(d.ordinal).in_use - d.staged_bytes;
+      };
+      const std::size_t held_before = held() - (ready ? ready->bytes() : 0);
       proof = groth16::gpu::prove(pk, key, witness, rr, ss, w.stream->get(), &r.stages, ready);
       // Every buffer of the proof is gone now: anything more is a leak an operator must hear about.
-      if (const std::size_t after = cuda::vram_usage(d.ordinal).in_use; after > held_before) {
+      if (const std::size_t after = held(); after > held_before) {
         log("cuzk: worker=" + w.name + " job=" + job.id +
             " VRAM leak: " + std::to_string(after - held_before) + " bytes still held after the proof");
         std::lock_guard lock(mutex_);

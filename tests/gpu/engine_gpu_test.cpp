@@ -58,6 +58,7 @@ void prove_on_one_gpu(const test::TempRepository& repo, const std::vector<std::v
     }
     auto s = e.status();
     ASSERT_EQ(s.devices.size(), 1u);
+    EXPECT_EQ(s.faults.vram_leaks, 0u);  // pre-staged witnesses of the other worker are not counted as leaks
     EXPECT_EQ(s.devices[0].resident_circuits.size(), 2u);
     for (const auto& c : s.circuits) EXPECT_EQ(c.tier, Tier::kGpu) << c.id;
     // Both keys are page-locked once, through the registry the workers share.
@@ -98,7 +99,7 @@ TEST(EngineGpu, WorkersShareTheGpuAndEveryProofVerifies) {
   EXPECT_EQ(cuda::HostRegistry::instance().registered_bytes(), 0u);  // and every page lock
 }
 
-// Bellperson (Filecoin) circuits on the GPU workers: ten partitions of 192 bytes, each verifying, proved on
+// Bellperson (Filecoin) circuits on a GPU worker: ten partitions of 192 bytes, each verifying, proved on
 // the GPU (plan "streamed": the key is uploaded per proof), with a corrupted proof caught and proved again.
 TEST(EngineGpu, BellpersonPartitionsProveOnTheGpu) {
   CUZK_REQUIRE_GPU();
@@ -109,7 +110,7 @@ TEST(EngineGpu, BellpersonPartitionsProveOnTheGpu) {
   EngineConfig cfg;
   cfg.repository = repo.root();
   cfg.backend = "cuda";
-  cfg.gpu_workers_per_device = 2;
+  cfg.gpu_workers_per_device = 1;  // one worker: no partition can meet the corruption three times in a row
   cfg.devices = {0};
   cfg.fault_corrupt = {4, 0, 1};
   cfg.log = [](const std::string&) {};
