@@ -1,9 +1,11 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
 
 #include "cli/commands.hpp"
+#include "groth16/gpu_plan.hpp"
 #include "io/curve_id.hpp"
 #include "io/json.hpp"
 #include "io/r1cs_file.hpp"
@@ -57,7 +59,27 @@ int describe_json(const std::string& path) {
 int run_info(const std::string& path) {
   const std::string magic = read_magic(path);
   if (magic == "zkey") {
-    std::cout << io::describe_zkey(path).to_string();
+    const auto info = io::describe_zkey(path);
+    std::cout << info.to_string();
+    // What each GPU plan would hold in device memory (docs/config.md, "GPU memory and faults"): how an
+    // operator sizes engine.vram_limit, or sees which plan a card of a given size gets.
+    const auto f = io::with_curve(info.curve, [&]<class C>() {
+      return groth16::gpu::footprint_of_shape<C>(info.domain_size, info.n_vars, info.n_public, info.n_coefs);
+    });
+    auto gib = [](std::size_t b) {
+      std::ostringstream o;
+      o.setf(std::ios::fixed);
+      o.precision(1);
+      if (b >= (std::size_t(1) << 30))
+        o << double(b) / double(std::size_t(1) << 30) << " GiB";
+      else
+        o << double(b) / double(std::size_t(1) << 20) << " MiB";
+      return o.str();
+    };
+    std::cout << "GPU plans (device memory, estimated): resident "
+              << gib(f.need(groth16::gpu::Plan::kResident)) << ", streamed "
+              << gib(f.need(groth16::gpu::Plan::kStreamed)) << ", lean "
+              << gib(f.need(groth16::gpu::Plan::kLean)) << "\n";
     return kOk;
   }
   if (magic == "wtns" || magic == "r1cs") {

@@ -10,8 +10,10 @@
 namespace cuzk::groth16::gpu {
 
 namespace {
-// The smallest MSM slice (2^20 points, 16 windows) with its sort arrays, CUB space, buckets and partials.
+// The MSM work space at the smallest slice a large MSM takes (2^20 points, 16 windows): sort arrays, CUB
+// space, buckets and partials.
 constexpr std::size_t kMsmWorkspace = std::size_t(1) << 30;
+constexpr std::size_t kRowChunk = std::size_t(1) << 24;  // default entries per lean row chunk
 }  // namespace
 
 const char* to_string(Plan plan) {
@@ -61,30 +63,42 @@ std::size_t row_chunk_entries(const ProvingKey<Curve>& pk, std::size_t target) {
 }
 
 template <class Curve>
-std::size_t proof_footprint(const ProvingKey<Curve>& pk) {
+Footprint footprint_of_shape(std::size_t n, std::size_t v, std::size_t n_public, std::size_t n_coefs) {
   using Fr = typename Curve::Fr;
-  const std::size_t n = pk.domain_size, v = pk.n_vars;
+  const std::size_t entry = sizeof(std::uint32_t) + sizeof(Fr);
+  Footprint f;
+  f.tables = n * sizeof(Fr);
+  f.row_index = (2 * n + 1) * sizeof(std::uint32_t);
+  f.rows = n_coefs * entry;
+  // A, B1 and C over the signals (C without ONE and the public ones), H over the domain; B2 in G2.
+  f.points = (2 * v + (v - std::min(v, n_public + 1)) + n) * sizeof(typename Curve::G1) +
+             v * sizeof(typename Curve::G2);
   // The H stage's peak: a, b, c, the plain witness and the classification (two index arrays for all and
-  // for the private signals, and their flags); the Montgomery witness is freed before it.
+  // for the private signals, and their flags); the Montgomery witness is freed before it. The abc stage's:
+  // a, b, c and both witness forms.
   const std::size_t h_stage = 3 * n * sizeof(Fr) + v * sizeof(Fr) + 18 * v;
-  // The abc stage's: a, b, c and both witness forms.
   const std::size_t abc_stage = 3 * n * sizeof(Fr) + 2 * v * sizeof(Fr);
-  return std::max(h_stage, abc_stage) + kMsmWorkspace;
+  // The MSM's slice work space: ~1 KiB per point (sort arrays, CUB, partials) up to its 2^20-point floor.
+  f.proof = std::max(h_stage, abc_stage) + std::min(kMsmWorkspace, 1024 * std::max(n, v));
+  // Two buffers (double buffering) unless one chunk holds every entry.
+  const std::size_t chunk = std::min(kRowChunk, std::max<std::size_t>(n_coefs, 1));
+  f.row_chunks = (chunk < n_coefs ? 2 : 1) * chunk * entry;
+  return f;
+}
+
+template <class Curve>
+std::size_t proof_footprint(const ProvingKey<Curve>& pk) {
+  return footprint_of_shape<Curve>(pk.domain_size, pk.n_vars, pk.n_public, pk.coefs.size()).proof;
 }
 
 template <class Curve>
 Footprint footprint(const ProvingKey<Curve>& pk) {
   using Fr = typename Curve::Fr;
-  const std::size_t n = pk.domain_size, entry = sizeof(std::uint32_t) + sizeof(Fr);
-  Footprint f;
-  f.tables = n * sizeof(Fr);
-  f.row_index = (2 * n + 1) * sizeof(std::uint32_t);
-  f.rows = pk.coefs.size() * entry;
+  Footprint f = footprint_of_shape<Curve>(pk.domain_size, pk.n_vars, pk.n_public, pk.coefs.size());
+  // Exact where the key knows better than its shape: its arrays, and its longest row.
   f.points = (pk.a.size() + pk.b1.size() + pk.c.size() + pk.h.size()) * sizeof(typename Curve::G1) +
              pk.b2.size() * sizeof(typename Curve::G2);
-  f.proof = proof_footprint(pk);
-  // Two buffers (double buffering) unless one chunk holds every entry.
-  const std::size_t chunk = row_chunk_entries(pk);
+  const std::size_t entry = sizeof(std::uint32_t) + sizeof(Fr), chunk = row_chunk_entries(pk);
   f.row_chunks = (chunk < pk.coefs.size() ? 2 : 1) * chunk * entry;
   return f;
 }
@@ -95,9 +109,10 @@ Plan choose_plan(const Footprint& f, std::size_t available) {
   return Plan::kLean;
 }
 
-#define CUZK_GPU_PLAN_INSTANTIATE(Curve)                                 \
-  template Footprint footprint<Curve>(const ProvingKey<Curve>&);         \
-  template std::size_t proof_footprint<Curve>(const ProvingKey<Curve>&); \
+#define CUZK_GPU_PLAN_INSTANTIATE(Curve)                                                            \
+  template Footprint footprint<Curve>(const ProvingKey<Curve>&);                                    \
+  template std::size_t proof_footprint<Curve>(const ProvingKey<Curve>&);                            \
+  template Footprint footprint_of_shape<Curve>(std::size_t, std::size_t, std::size_t, std::size_t); \
   template std::size_t row_chunk_entries<Curve>(const ProvingKey<Curve>&, std::size_t);
 CUZK_GPU_PLAN_INSTANTIATE(Bn254)
 CUZK_GPU_PLAN_INSTANTIATE(Bls12_381)

@@ -50,6 +50,13 @@ std::size_t proof_footprint(const ProvingKey<Curve>& pk);
 template <class Curve>
 std::size_t row_chunk_entries(const ProvingKey<Curve>& pk, std::size_t target = std::size_t(1) << 24);
 
+// The footprint from a key's shape alone (domain size, signals, public inputs, A/B coefficients), as a
+// .zkey header gives it: what `cuzk info` prints before anything is decoded. Equal to footprint(pk) except
+// that the lean plan's row chunk assumes no row is longer than 2^24 entries.
+template <class Curve>
+Footprint footprint_of_shape(std::size_t domain_size, std::size_t n_vars, std::size_t n_public,
+                             std::size_t n_coefs);
+
 // The plan with the most on the device that fits in `available` bytes; lean when none does (it may still
 // run out of memory: the caller reports that).
 Plan choose_plan(const Footprint& f, std::size_t available);

@@ -254,6 +254,8 @@ test_circuit() {
   for f in "$Z" "$W" "$D/$c.r1cs"; do
     cuzk_ok "cuzk info $(basename "$f")" "$R/info_$(basename "$f")" info "$f"
   done
+  grep -qE "^GPU plans \(device memory, estimated\): resident [0-9.]+ [MG]iB, streamed [0-9.]+ [MG]iB, lean [0-9.]+ [MG]iB" \
+    "$R/info_$(basename "$Z").out" || die "cuzk info on a zkey prints no GPU plan footprints"
   phase_end
 }
 # well-formed but wrong: cuzk verify must say "invalid" (1), not "bad input" (2)

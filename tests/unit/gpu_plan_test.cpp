@@ -29,10 +29,26 @@ TEST(GpuPlan, FootprintAddsUpTheKeysArraysAndChoiceStepsDownWithTheBudget) {
   EXPECT_EQ(f.row_chunks, pk.coefs.size() * (4 + sizeof(C::Fr)));
   EXPECT_GT(f.need(Plan::kResident), f.need(Plan::kStreamed));
 
+  // From the shape alone (what `cuzk info` reads from a .zkey header) it is the same for such a key.
+  const Footprint shape = footprint_of_shape<C>(n, pk.n_vars, pk.n_public, pk.coefs.size());
+  for (Plan p : {Plan::kResident, Plan::kStreamed, Plan::kLean}) EXPECT_EQ(shape.need(p), f.need(p));
+
   EXPECT_EQ(choose_plan(f, f.need(Plan::kResident)), Plan::kResident);
   EXPECT_EQ(choose_plan(f, f.need(Plan::kResident) - 1), Plan::kStreamed);
   EXPECT_EQ(choose_plan(f, f.need(Plan::kStreamed) - 1), Plan::kLean);
   EXPECT_EQ(choose_plan(f, 0), Plan::kLean);  // nothing fits: the smallest, which reports its own failure
+}
+
+// At PoRep scale (2^27, ~130 M signals, ~3.4 A/B entries per row, BLS12-381) the plans are what an operator
+// sizes a card by: resident does not fit an 80 GiB card, lean fits 32 GiB.
+TEST(GpuPlan, PorepScaleShapes) {
+  const std::size_t n = std::size_t(1) << 27, v = 130'000'000, coefs = 442'000'000;
+  const Footprint f = footprint_of_shape<cuzk::Bls12_381>(n, v, 1, coefs);
+  constexpr std::size_t GiB = std::size_t(1) << 30;
+  EXPECT_GT(f.need(Plan::kResident), 80 * GiB);
+  EXPECT_LT(f.need(Plan::kLean), 32 * GiB);
+  EXPECT_GT(f.need(Plan::kStreamed), f.need(Plan::kLean));
+  EXPECT_EQ(f.row_chunks, 2 * (std::size_t(1) << 24) * (4 + 32));  // two 2^24-entry chunk buffers
 }
 
 TEST(GpuPlan, RowChunksNeverSplitARowAndStepDownEndsAtLean) {
