@@ -9,23 +9,16 @@ __global__ void trap_kernel() {
   __trap();
 }
 
-FaultPlan& from_env_once(FaultPlan& plan, const char* prefix) {
-  plan.configure(fault_spec_from_env(prefix, {}));
-  return plan;
-}
-
 }  // namespace
 
 FaultPlan& allocation_faults() {
-  static FaultPlan plan;
-  static FaultPlan& configured = from_env_once(plan, "CUZK_FAULT_ALLOC");
-  return configured;
+  static FaultPlan plan(fault_spec_from_env("CUZK_FAULT_ALLOC", {}));
+  return plan;
 }
 
 FaultPlan& sticky_faults() {
-  static FaultPlan plan;
-  static FaultPlan& configured = from_env_once(plan, "CUZK_FAULT_STICKY");
-  return configured;
+  static FaultPlan plan(fault_spec_from_env("CUZK_FAULT_STICKY", {}));
+  return plan;
 }
 
 void configure_faults(FaultSpec alloc, FaultSpec sticky) {

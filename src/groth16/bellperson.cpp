@@ -147,13 +147,21 @@ std::vector<Fr> quotient_in_snarkjs_order(const Assignment& w, std::size_t m) {
   return quotient_on(w, d, snarkjs_position_step(m), poly::root_of_unity<Fr>(d.log_n + 1));
 }
 
+std::vector<Fr> a_query_scalars(const Assignment& w) {
+  return select(w.inputs, nullptr, w.aux, w.a_aux);
+}
+
+std::vector<Fr> b_query_scalars(const Assignment& w) {
+  return select(w.inputs, &w.b_inputs, w.aux, w.b_aux);
+}
+
 Proof<Curve> prove(const io::bellperson::Params& p, const Assignment& w, const Fr& r, const Fr& s) {
   check(p, w);
   using G1 = Curve::G1Cfg;
   using G2 = Curve::G2Cfg;
   const auto h = quotient(w, p.h.size() + 1);
-  const auto a = select(w.inputs, nullptr, w.aux, w.a_aux);
-  const auto b = select(w.inputs, &w.b_inputs, w.aux, w.b_aux);
+  const auto a = a_query_scalars(w);
+  const auto b = b_query_scalars(w);
   MsmResults<Curve> m;
   m.a = msm_of<G1>(p.a, a);
   m.b1 = msm_of<G1>(p.b_g1, b);

@@ -57,6 +57,12 @@ struct Error : std::runtime_error {
 
 // Throws Error unless the assignment fits the key (every size and popcount the key implies).
 void check(const io::bellperson::Params& params, const Assignment& w);
+
+// The scalars of the A query (every input, then the aux values set in a_aux) and of the B queries (the inputs
+// set in b_inputs, then the aux values set in b_aux), in the order of the key's points: shared by the CPU
+// and GPU provers.
+std::vector<Fr> a_query_scalars(const Assignment& w);
+std::vector<Fr> b_query_scalars(const Assignment& w);
 // The part of it that needs only the sizes (a file's header, before its values are read).
 void check_sizes(const io::bellperson::Params& params, std::size_t abc_size, std::size_t inputs_size,
                  std::size_t aux_size);

@@ -45,17 +45,6 @@ ec::Jacobian<Cfg> msm(const std::vector<ec::Affine<Cfg>>& points, const std::vec
   return msm::gpu::pippenger<Cfg, 4>(d_points.data(), d_scalars.data(), scalars.size(), stream);
 }
 
-// The values of `all` whose bit is set (after `head`, filtered by `head_density` unless it is null).
-std::vector<Fr> select(const std::vector<Fr>& head, const Density* head_density, const std::vector<Fr>& all,
-                       const Density& density) {
-  std::vector<Fr> out;
-  for (std::size_t i = 0; i < head.size(); ++i)
-    if (!head_density || head_density->test(i)) out.push_back(head[i]);
-  for (std::size_t i = 0; i < all.size(); ++i)
-    if (density.test(i)) out.push_back(all[i]);
-  return out;
-}
-
 }  // namespace
 
 Proof<Curve> prove(const io::bellperson::Params& p, const Assignment& w, const Fr& r, const Fr& s,
@@ -88,8 +77,8 @@ Proof<Curve> prove(const io::bellperson::Params& p, const Assignment& w, const F
   MsmResults<Curve> res;
   res.c =
       msm::gpu::pippenger<G1, 4>(d_hpoints.data(), d_h.data(), m - 1, stream) + msm<G1>(p.l, w.aux, stream);
-  const auto a = select(w.inputs, nullptr, w.aux, w.a_aux);
-  const auto b = select(w.inputs, &w.b_inputs, w.aux, w.b_aux);
+  const auto a = a_query_scalars(w);
+  const auto b = b_query_scalars(w);
   res.a = msm<G1>(p.a, a, stream);
   res.b1 = msm<G1>(p.b_g1, b, stream);
   res.b2 = msm<G2>(p.b_g2, b, stream);

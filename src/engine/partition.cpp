@@ -1,0 +1,395 @@
+// One partition's proof: its attempts (retried after a failed self-check or a CUDA error the device can
+// recover from), the GPU region (key prepared in the plan that fits, witness pre-staged), recovery (smaller
+// plan, context reset, lost device), and the timing line.
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <sstream>
+
+#include "engine/engine.hpp"
+#include "engine/engine_state.hpp"
+#include "ff/random.hpp"
+#include "groth16/bellperson.hpp"
+#include "groth16/prover.hpp"
+#include "groth16/verifier.hpp"
+#include "io/bellperson_assignment.hpp"
+#include "io/json.hpp"
+#include "io/wtns.hpp"
+
+#ifdef CUZK_HAVE_CUDA
+#include "cuda/device.hpp"
+#include "cuda/error.hpp"
+#include "cuda/event.hpp"
+#include "cuda/pinned_pool.hpp"
+#include "cuda/stream.hpp"
+#include "cuda/vram.hpp"
+#include "groth16/gpu_bellperson.hpp"
+#include "groth16/gpu_plan.hpp"
+#include "groth16/gpu_prover.hpp"
+#endif
+
+namespace cuzk::engine {
+
+namespace {
+
+double stage_sum(const groth16::StageTimings& t, std::initializer_list<const char*> names) {
+  double sum = 0;
+  for (const auto& [name, ms] : t.stages_ms)
+    for (const char* n : names)
+      if (name == n) sum += ms;
+  return sum;
+}
+
+// A proof that failed its self-check: the witness does not satisfy the circuit, or the hardware computed
+// something wrong. Retried (a GPU fault may not repeat); reported once the attempts are spent.
+struct SelfCheckFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+}  // namespace
+
+void Engine::with_attempts(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r,
+                           const std::function<void()>& attempt) {
+  unsigned out_of_memory = 0;  // in this partition's attempts: the second one steps the plan down
+  for (r.attempts = 1;; ++r.attempts) {
+    try {
+      attempt();
+      return;
+    } catch (const SelfCheckFailed& e) {
+      {
+        std::lock_guard lock(mutex_);
+        ++faults_.self_check;
+      }
+      if (r.attempts >= std::max(1u, config_.max_attempts))
+        throw std::runtime_error(
+            "the proof failed its self-check " + std::to_string(r.attempts) + " time(s) (" + e.what() +
+            "): the witness most likely does not satisfy the circuit; no proof was returned");
+      log("cuzk: job=" + job.id + " partition=" + std::to_string(partition) + " worker=" + w.name +
+          " self-check failed (" + e.what() + "), proving again (attempt " + std::to_string(r.attempts + 1) +
+          ")");
+    } catch (const groth16::Cancelled&) {
+      throw;
+    } catch (const std::exception& e) {
+#ifdef CUZK_HAVE_CUDA
+      if (const auto* ce = dynamic_cast<const cuda::CudaError*>(&e);
+          ce && ce->kind() == cuda::CudaError::Kind::out_of_memory)
+        ++out_of_memory;
+#endif
+      if (!w.device || r.attempts >= std::max(1u, config_.max_attempts) ||
+          !recover(w, job.circuit->id, e, out_of_memory > 1))
+        throw;
+      log("cuzk: job=" + job.id + " partition=" + std::to_string(partition) + " worker=" + w.name + " " +
+          e.what() + "; recovered, proving again (attempt " + std::to_string(r.attempts + 1) + ")");
+    }
+    std::lock_guard lock(mutex_);
+    ++faults_.retries;
+  }
+}
+
+#ifdef CUZK_HAVE_CUDA
+std::unique_lock<std::mutex> Engine::enter_gpu(Worker& w) {
+  auto& d = *w.device;
+  std::unique_lock gpu(d.gpu);
+  if (d.lost) throw std::runtime_error("GPU " + std::to_string(d.ordinal) + " was lost while waiting for it");
+  if (w.generation != d.generation) {  // the context was reset since this worker's streams were made
+    w.stream->abandon();
+    w.copy->abandon();
+    w.stream = std::make_unique<cuda::Stream>();
+    w.copy = std::make_unique<cuda::Stream>();
+    w.generation = d.generation;
+  }
+  return gpu;
+}
+#endif
+
+void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
+  namespace bp = groth16::bellperson;
+  const auto& params = std::get<io::bellperson::Params>(job.circuit->key);
+  bp::Assignment loaded;
+  if (!job.witness_paths.empty()) {
+    groth16::StageTimer t(&r.stages, "load_witness");
+    loaded = io::bellperson_assignment::read(job.witness_paths[partition]);
+  }
+  const auto& a =
+      job.witness_paths.empty() ? std::get<std::vector<bp::Assignment>>(job.witnesses)[partition] : loaded;
+  const std::vector<bp::Fr> pub(a.inputs.begin() + 1, a.inputs.end());
+  with_attempts(w, job, partition, r, [&] {
+    const auto t0 = Clock::now();
+    const bp::Fr rr = ff::random_nonzero_os<bp::Fr>(), ss = ff::random_nonzero_os<bp::Fr>();
+    groth16::Proof<bp::Curve> proof;
+    if (!w.device || w.device->lost) {
+      r.plan = w.device ? "cpu-fallback" : "cpu";
+      proof = bp::prove(params, a, rr, ss);
+    } else {
+#ifdef CUZK_HAVE_CUDA
+      const auto gpu = enter_gpu(w);
+      r.plan = "streamed";  // bellperson keys are uploaded per proof (no resident form yet)
+      proof = bp::gpu::prove(params, a, rr, ss, w.stream->get());
+#endif
+    }
+    if (corrupt_.fire()) proof.a = -proof.a;  // fault injection: the self-check must catch this
+    r.prove_ms = ms_between(t0, Clock::now());
+    if (config_.self_check) {
+      const auto tv = Clock::now();
+      const auto v = bp::verify(params.vk, pub, proof);
+      r.verify_ms = ms_between(tv, Clock::now());
+      if (!v.valid) throw SelfCheckFailed(v.reason);
+    }
+    const auto bytes = bp::encode_proof(proof);
+    r.proof_bytes.assign(bytes.begin(), bytes.end());
+    r.public_json = io::public_to_json<Bls12_381>(pub);
+  });
+}
+
+#ifdef CUZK_HAVE_CUDA
+// A partition's witness uploaded ahead of its GPU region: from a pinned lease, on the worker's copy stream.
+template <class Fr>
+struct Prestaged {
+  cuda::PinnedPool::Lease host;
+  cuda::DeviceBuffer<Fr> device;
+  cuda::Event uploaded{false};
+  std::uint64_t generation = 0;  // of the context it was uploaded in
+  std::mutex* staging = nullptr;
+  std::size_t* staged_bytes = nullptr;  // the device's count, while this is not yet taken
+  std::size_t counted = 0;
+
+  // The proof takes the buffer over: it no longer counts as pre-staged.
+  cuda::DeviceBuffer<Fr>* take() {
+    uncount();
+    return &device;
+  }
+  ~Prestaged() { uncount(); }
+  void uncount() {
+    if (counted == 0) return;
+    std::lock_guard lock(*staging);
+    *staged_bytes -= counted;
+    counted = 0;
+  }
+};
+
+// Uploads the witness while another worker may hold the GPU, if the pinned pool lends a buffer and the
+// device can spare the bytes while still leaving a whole proof's working set to the proof in progress
+// (gpu_plan.hpp): pre-staging must never be what makes the other worker run out. Null: upload in the region.
+template <class C>
+std::unique_ptr<Prestaged<typename C::Fr>> prestage(cuda::PinnedPool& pool, std::mutex& staging,
+                                                    std::size_t& staged_bytes, std::uint64_t generation,
+                                                    cuda::Stream& copy, const groth16::ProvingKey<C>& pk,
+                                                    const std::vector<typename C::Fr>& witness) {
+  using Fr = typename C::Fr;
+  const std::size_t bytes = witness.size() * sizeof(Fr);
+  auto lease = pool.lease(bytes);
+  if (!lease) return nullptr;
+  std::memcpy(lease.data(), witness.data(), bytes);
+  try {
+    std::lock_guard lock(staging);
+    if (cuda::vram_available() < bytes + groth16::gpu::proof_footprint(pk)) return nullptr;
+    auto p = std::make_unique<Prestaged<Fr>>();
+    p->device = cuda::DeviceBuffer<Fr>(witness.size());
+    p->device.upload(reinterpret_cast<const Fr*>(lease.data()), witness.size(), copy.get());
+    p->uploaded.record(copy.get());
+    p->host = std::move(lease);
+    p->generation = generation;
+    p->staging = &staging;
+    p->staged_bytes = &staged_bytes;
+    p->counted = bytes;
+    staged_bytes += bytes;  // under the lock, with the allocation: snapshots see both or neither
+    return p;
+  } catch (const cuda::CudaError&) {  // refused, or a context in trouble: the region finds out and recovers
+    return nullptr;
+  }
+}
+#endif
+
+template <class C>
+void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
+  using Fr = typename C::Fr;
+  const auto& pk = std::get<groth16::ProvingKey<C>>(job.circuit->key);
+  std::vector<Fr> loaded;  // a witness file, decoded here: outside the GPU region, once for every attempt
+  if (!job.witness_paths.empty()) {
+    groth16::StageTimer t(&r.stages, "load_witness");
+    loaded = io::read_wtns<C>(job.witness_paths[partition]);
+    groth16::check_prove_inputs(pk, loaded);
+  }
+  const auto& witness = job.witness_paths.empty() ? std::get<Witnesses<C>>(job.witnesses)[partition] : loaded;
+  const std::vector<Fr> pub(witness.begin() + 1, witness.begin() + 1 + pk.n_public);
+#ifdef CUZK_HAVE_CUDA
+  std::unique_ptr<Prestaged<Fr>> staged;
+  if (w.device && !w.device->lost) {
+    if (pinned_pool_ && w.generation == w.device->generation)
+      staged = prestage<C>(*pinned_pool_, w.device->staging, w.device->staged_bytes, w.generation, *w.copy,
+                           pk, witness);
+    r.prestage = staged ? "ok" : pinned_pool_ ? "fallback" : "off";
+  }
+#endif
+  with_attempts(w, job, partition, r, [&] {
+    const auto t0 = Clock::now();
+    const Fr rr = ff::random_nonzero_os<Fr>(), ss = ff::random_nonzero_os<Fr>();
+    groth16::Proof<C> proof;
+    if (!w.device || w.device->lost) {
+      r.plan = w.device ? "cpu-fallback" : "cpu";
+      proof = groth16::prove(pk, witness, rr, ss, &r.stages);
+    } else {
+#ifdef CUZK_HAVE_CUDA
+      auto& d = *w.device;
+      const auto gpu = enter_gpu(w);  // the GPU region
+      auto& slot = d.keys[job.circuit->id];
+      if (slot.circuit != job.circuit || !slot.plan) {  // first use on this GPU, reloaded, or dropped
+        groth16::StageTimer t(&r.stages, "upload_key");
+        slot.drop();  // the old copy's memory is needed for the new one
+        // Without a forced plan the key steps down by itself until lean fits (or throws).
+        slot.key = std::make_unique<groth16::gpu::ResidentKey<C>>(pk, w.stream->get(), slot.forced);
+        slot.circuit = job.circuit;
+        slot.plan = std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key)->plan();
+      }
+      const auto& key = *std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key);
+      r.plan = groth16::gpu::to_string(key.plan());
+      cuda::DeviceBuffer<Fr>* ready = nullptr;  // the pre-staged witness, on its first attempt only
+      if (staged && staged->generation == w.generation && !staged->device.empty()) {
+        staged->uploaded.make_wait(w.stream->get());
+        ready = staged->take();
+      }
+      // What this daemon holds on the device apart from pre-staged witnesses (other workers stage theirs
+      // meanwhile) and apart from this proof's own pre-staged witness, which the proof frees.
+      auto held = [&] {
+        std::lock_guard lock(d.staging);
+        return cuda::vram_usage(d.ordinal).in_use - d.staged_bytes;
+      };
+      const std::size_t held_before = held() - (ready ? ready->bytes() : 0);
+      proof = groth16::gpu::prove(pk, key, witness, rr, ss, w.stream->get(), &r.stages, ready);
+      // Every buffer of the proof is gone now: anything more is a leak an operator must hear about.
+      if (const std::size_t after = held(); after > held_before) {
+        log("cuzk: worker=" + w.name + " job=" + job.id +
+            " VRAM leak: " + std::to_string(after - held_before) + " bytes still held after the proof");
+        std::lock_guard lock(mutex_);
+        ++faults_.vram_leaks;
+      }
+#endif
+    }
+    if (corrupt_.fire()) proof.a = -proof.a;  // fault injection: the self-check must catch this
+    r.prove_ms = ms_between(t0, Clock::now());
+    if (config_.self_check) {
+      const auto tv = Clock::now();
+      const auto v = groth16::verify(pk.verifying_key(), pub, proof);
+      r.verify_ms = ms_between(tv, Clock::now());
+      if (!v.valid) throw SelfCheckFailed(v.reason);
+    }
+    r.proof_json = io::proof_to_json<C>(proof);
+    r.public_json = io::public_to_json<C>(pub);
+  });
+}
+
+bool Engine::recover(Worker& w, const std::string& circuit_id, const std::exception& error, bool repeated) {
+#ifdef CUZK_HAVE_CUDA
+  if (!w.device) return false;
+  auto& d = *w.device;
+  std::lock_guard gpu(d.gpu);
+  // Lost (perhaps by another worker while this one waited for it): the next attempt runs on the CPU.
+  if (d.lost) return true;
+  const auto* e = dynamic_cast<const cuda::CudaError*>(&error);
+  if (!e) return false;
+  if (e->kind() == cuda::CudaError::Kind::out_of_memory) {
+    {
+      std::lock_guard lock(mutex_);
+      ++faults_.out_of_memory;
+    }
+    // Whatever the failed attempt allocated is already freed (its buffers went with the exception). Make
+    // room: first other circuits' device keys; then, if the same partition runs out again (not a passing
+    // squeeze), a smaller plan for this circuit on this device (until the key is evicted or the context
+    // reset); lean and alone on the device, try again as is (memory other processes hold may come back).
+    bool freed = false;
+    for (auto& [id, slot] : d.keys)
+      if (id != circuit_id && slot.plan) {
+        slot.drop();
+        freed = true;
+      }
+    if (freed || !repeated) return true;
+    auto& slot = d.keys[circuit_id];
+    // The key upload itself failed (with its plan forced: a smaller one next; chosen freely: even lean did
+    // not fit), or the proof did (a smaller plan leaves it more room).
+    const auto tried = slot.plan ? slot.plan : slot.forced;
+    if (const auto next = tried ? groth16::gpu::smaller(*tried) : std::nullopt) {
+      slot.forced = next;
+      slot.drop();
+    }
+    return true;
+  }
+  if (e->kind() == cuda::CudaError::Kind::sticky) {
+    {
+      std::lock_guard lock(mutex_);
+      ++faults_.context_lost;
+    }
+    // The context is poisoned for every worker on this device. The first to get here resets it; the others
+    // find the generation moved and only renew their streams.
+    if (w.generation == d.generation && !d.lost) {
+      for (auto& [id, slot] : d.keys) slot.drop();  // device memory that dies with the context
+      ++d.generation;
+      try {
+        const double waited = cuda::reset_device(d.ordinal);
+        ++d.resets;
+        log("cuzk: device " + std::to_string(d.ordinal) + ": CUDA context reset after a sticky error (" +
+            e->what() + "); new context after " + std::to_string(static_cast<long>(waited)) + " ms");
+      } catch (const std::exception& re) {
+        d.lost_reason = re.what();
+        d.lost = true;
+        log("cuzk: device " + std::to_string(d.ordinal) + " LOST: its CUDA context could not be recreated (" +
+            re.what() + "); its workers prove on the CPU until the daemon is restarted");
+      }
+    }
+    return true;
+  }
+#else
+  (void)w;
+  (void)circuit_id;
+  (void)error;
+  (void)repeated;
+#endif
+  return false;
+}
+
+PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partition) {
+  PartitionResult r;
+  {
+    std::lock_guard lock(mutex_);
+    r = job.parts[partition];
+  }
+  r.stages.cancel = &job.cancel;
+  const auto t0 = Clock::now();
+  try {
+    if (job.circuit->bellperson()) {
+      prove_bellperson(w, job, partition, r);
+    } else {
+      io::with_curve(job.circuit->curve, [&]<class C>() { prove_snarkjs<C>(w, job, partition, r); });
+    }
+    r.state = job.cancel ? PartitionState::kCancelled : PartitionState::kDone;
+  } catch (const groth16::Cancelled&) {
+    r.state = PartitionState::kCancelled;
+  } catch (const std::exception& e) {
+    r.state = PartitionState::kFailed;
+    r.error = e.what();
+  }
+  {
+    std::lock_guard lock(mutex_);
+    if (!r.plan.empty()) ++partitions_by_plan_[r.plan];
+  }
+  // The timing line, in the original daemon's vocabulary where a stage matches.
+  const std::string prestage = r.prestage.empty() ? "none" : r.prestage;
+  std::ostringstream line;
+  line.setf(std::ios::fixed);
+  line.precision(1);
+  line << "cuzk: job=" << job.id << " partition=" << partition << "/" << job.parts.size()
+       << " circuit=" << job.circuit_id << " worker=" << w.name << " state=" << to_string(r.state)
+       << " plan=" << (r.plan.empty() ? "none" : r.plan) << " attempts=" << r.attempts
+       << " prestage_setup=" << prestage << " queue_ms=" << r.queue_ms
+       << " load_witness_ms=" << stage_sum(r.stages, {"load_witness"})
+       << " abc_ms=" << stage_sum(r.stages, {"abc"})
+       << " ntt_msm_h_ms=" << stage_sum(r.stages, {"h", "msm_h"})
+       << " batch_add_ms=" << r.stages.detail("batch_add") << " tail_msm_ms=" << r.stages.detail("tail_msm")
+       << " split_msm_ms="
+       << stage_sum(r.stages, {"classify", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_streamed"})
+       << " gpu_total_ms=" << (w.device ? r.prove_ms : 0.0) << " verify_ms=" << r.verify_ms
+       << " total_ms=" << ms_between(t0, Clock::now());
+  if (!r.error.empty()) line << " error=\"" << r.error << "\"";
+  log(line.str());
+  return r;
+}
+
+}  // namespace cuzk::engine
