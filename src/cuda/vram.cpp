@@ -31,6 +31,11 @@ std::mutex policy_mutex;
 VramPolicy policy;
 std::array<DeviceAccount, kMaxDevices> accounts;
 
+// This thread's allocations net of its frees (signed: a thread may free what another allocated), and their
+// high-water mark, which a ThreadVramPeak lowers to the current value when it starts.
+thread_local std::int64_t thread_in_use = 0;
+thread_local std::int64_t thread_peak = 0;
+
 DeviceAccount& account(int device) {
   if (device < 0 || device >= kMaxDevices)
     throw CudaError(cudaErrorInvalidDevice, "device ordinal out of range");
@@ -107,7 +112,8 @@ void* vram_allocate(std::size_t bytes, int* device) {
       throw CudaError(cudaErrorMemoryAllocation,
                       what() + " refused: " + mib(avail) + " available (VRAM limit " +
                           (p.limit ? mib(p.limit) : std::string("none")) + ", margin " + mib(p.margin) +
-                          ", this process holds " + mib(a.usage.in_use) + ", device free " + (free == SIZE_MAX ? std::string("not asked") : mib(free)) + ")");
+                          ", this process holds " + mib(a.usage.in_use) + ", device free " +
+                          (free == SIZE_MAX ? std::string("not asked") : mib(free)) + ")");
     }
     a.usage.in_use += bytes;
     a.usage.peak = std::max(a.usage.peak, a.usage.in_use);
@@ -123,6 +129,8 @@ void* vram_allocate(std::size_t bytes, int* device) {
     }
     throw_error(code, what(), __FILE__, __LINE__);
   }
+  thread_in_use += static_cast<std::int64_t>(bytes);
+  thread_peak = std::max(thread_peak, thread_in_use);
   return ptr;
 }
 
@@ -131,11 +139,20 @@ void vram_release(void* ptr, std::size_t bytes, int device) noexcept {
   // cudaFree of a pointer from another device works under unified addressing; the current device is left
   // alone. On a poisoned context it fails, and the memory goes with the context when it is reset.
   if (const cudaError_t code = cudaFree(ptr); code != cudaSuccess) report_release_error(code, "cudaFree");
+  thread_in_use -= static_cast<std::int64_t>(bytes);
   if (device < 0 || device >= kMaxDevices) return;
   auto& a = accounts[static_cast<std::size_t>(device)];
   std::lock_guard lock(a.mutex);
   a.usage.in_use -= std::min(bytes, a.usage.in_use);
   if (a.usage.live_buffers > 0) --a.usage.live_buffers;
+}
+
+ThreadVramPeak::ThreadVramPeak() : start_(thread_in_use) {
+  thread_peak = thread_in_use;
+}
+
+std::size_t ThreadVramPeak::bytes() const {
+  return static_cast<std::size_t>(std::max<std::int64_t>(0, thread_peak - start_));
 }
 
 }  // namespace cuzk::cuda

@@ -46,4 +46,18 @@ void* vram_allocate(std::size_t bytes, int* device);
 // cudaFree of a vram_allocate pointer; never throws (a failure is reported once on stderr).
 void vram_release(void* ptr, std::size_t bytes, int device) noexcept;
 
+// The most device memory this thread's allocations held at once, net of its frees, since the scope began:
+// what one proof really took (a proof allocates and frees its buffers on its worker's thread, while other
+// workers' allocations land on theirs). The engine learns each circuit's per-proof need from it, because
+// an estimate that is short by a few hundred MiB is exactly how a second worker's pre-staging ran a small
+// card out of memory.
+class ThreadVramPeak {
+ public:
+  ThreadVramPeak();
+  std::size_t bytes() const;  // the peak above this thread's in-use bytes at the start
+
+ private:
+  std::int64_t start_;
+};
+
 }  // namespace cuzk::cuda

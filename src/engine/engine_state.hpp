@@ -64,6 +64,35 @@ struct DeviceKey {
     plan.reset();
   }
 };
+
+// A witness a worker uploaded while waiting for the GPU (partition.cpp). The device can take it back when a
+// proof runs out of memory: the owner then uploads in its own GPU region instead.
+struct StagedWitness {
+  virtual std::size_t revoke() = 0;  // frees the device copy; called under StagingArea::mutex; returns bytes
+
+ protected:
+  ~StagedWitness() = default;
+};
+
+// Pre-staging's books on one device, all under `mutex`. A witness is admitted only if the proof in progress
+// can still reach its peak beside it and every witness staged before: device keys (`floor`) + that proof's
+// need + staged witnesses + this one must fit in what the VRAM policy lets this process hold. The original
+// system admitted 12 GiB per worker on a 16 GiB card, and learned about it from out-of-memory panics.
+struct StagingArea {
+  std::mutex mutex;              // serialises pre-staging allocations (outside the GPU region they overlap)
+  std::size_t staged_bytes = 0;  // held by pre-staged witnesses not yet taken
+  std::vector<StagedWitness*> staged;  // those witnesses, which a proof short of memory can revoke
+  std::size_t floor = 0;               // held at the last GPU region's start, staged witnesses apart: keys
+  std::string circuit;                 // that region's circuit
+  std::map<std::string, std::size_t>
+      proof_need;  // per circuit: the most one proof took here (or its estimate)
+
+  std::size_t revoke_all() {
+    std::size_t bytes = 0;
+    while (!staged.empty()) bytes += staged.back()->revoke();  // each revoke() unlists itself
+    return bytes;
+  }
+};
 #endif
 
 struct Engine::Device {
@@ -73,9 +102,8 @@ struct Engine::Device {
   std::map<std::string, DeviceKey> keys;  // by circuit id; guarded by `gpu`
   // CUDA contexts recreated so far; written under `gpu`, read without it by pre-staging workers.
   std::atomic<std::uint64_t> generation{0};
-  std::mutex staging;            // serialises pre-staging allocations (outside the GPU region they overlap)
-  std::size_t staged_bytes = 0;  // device memory held by pre-staged witnesses not yet taken; under `staging`
-  std::uint64_t resets = 0;      // of which succeeded; guarded by `gpu`
+  StagingArea staging;
+  std::uint64_t resets = 0;  // of which succeeded; guarded by `gpu`
 #endif
   // Set when a poisoned context could not be recreated: the device's workers prove on the CPU from then on
   // (slow, but no job is lost and the daemon stays up), and /healthz reports it.

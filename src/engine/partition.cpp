@@ -99,6 +99,121 @@ std::unique_lock<std::mutex> Engine::enter_gpu(Worker& w) {
   }
   return gpu;
 }
+
+// A partition's witness uploaded ahead of its GPU region: from a pinned lease, on the worker's copy stream.
+// Listed in the device's staging area (and counted in its staged bytes) until the proof takes it, the device
+// revokes it, or it is dropped.
+template <class Fr>
+class Prestaged final : public StagedWitness {
+ public:
+  Prestaged(StagingArea& area, std::uint64_t generation) : area_(area), generation_(generation) {}
+  ~Prestaged() {
+    std::lock_guard lock(area_.mutex);
+    unlist();
+  }
+  Prestaged(const Prestaged&) = delete;
+  Prestaged& operator=(const Prestaged&) = delete;
+
+  // Allocates and uploads under the area's lock (the caller holds it) and lists the witness there.
+  void stage(cuda::PinnedPool::Lease host, std::size_t count, cudaStream_t copy) {
+    host_ = std::move(host);
+    device_ = cuda::DeviceBuffer<Fr>(count);
+    device_.upload(reinterpret_cast<const Fr*>(host_.data()), count, copy);
+    uploaded_.record(copy);
+    area_.staged.push_back(this);
+    area_.staged_bytes += device_.bytes();  // with the allocation, under the lock: snapshots see both or none
+    listed_ = true;
+  }
+
+  // The device copy for the proof, which `stream` then waits for; null if revoked, or from an older context.
+  cuda::DeviceBuffer<Fr>* take(std::uint64_t generation, cudaStream_t stream) {
+    std::lock_guard lock(area_.mutex);
+    if (!listed_ || generation != generation_) return nullptr;
+    unlist();
+    uploaded_.make_wait(stream);
+    return &device_;
+  }
+
+  std::size_t revoke() override {
+    const std::size_t bytes = device_.bytes();
+    try {
+      uploaded_.synchronize();          // never free under a copy still in flight
+    } catch (const cuda::CudaError&) {  // a poisoned context: the memory goes with it
+    }
+    unlist();
+    device_ = {};
+    revoked_ = true;
+    return bytes;
+  }
+  bool revoked() const {
+    std::lock_guard lock(area_.mutex);
+    return revoked_;
+  }
+
+ private:
+  void unlist() {  // under the area's lock
+    if (!listed_) return;
+    std::erase(area_.staged, this);
+    area_.staged_bytes -= device_.bytes();
+    listed_ = false;
+  }
+
+  StagingArea& area_;
+  std::uint64_t generation_;  // of the context it was uploaded in
+  cuda::PinnedPool::Lease host_;
+  cuda::DeviceBuffer<Fr> device_;
+  cuda::Event uploaded_{false};
+  bool listed_ = false;
+  bool revoked_ = false;
+};
+
+// Uploads the witness while another worker may hold the GPU, if the pinned pool lends a buffer and the
+// device can hold it beside everything the proof in progress may still need (StagingArea). A circuit whose
+// proof has not yet run on this device is not pre-staged: its need is not known. Null: upload in the region.
+template <class C>
+std::unique_ptr<Prestaged<typename C::Fr>> prestage(cuda::PinnedPool& pool, StagingArea& area, int ordinal,
+                                                    std::uint64_t generation, cuda::Stream& copy,
+                                                    const std::string& circuit_id,
+                                                    const std::vector<typename C::Fr>& witness) {
+  using Fr = typename C::Fr;
+  const std::size_t bytes = witness.size() * sizeof(Fr);
+  auto lease = pool.lease(bytes);
+  if (!lease) return nullptr;
+  std::memcpy(lease.data(), witness.data(), bytes);
+  try {
+    std::lock_guard lock(area.mutex);
+    const auto own = area.proof_need.find(circuit_id);
+    if (own == area.proof_need.end()) return nullptr;
+    std::size_t need = own->second;
+    if (const auto current = area.proof_need.find(area.circuit); current != area.proof_need.end())
+      need = std::max(need, current->second);
+    const std::size_t capacity = cuda::vram_usage(ordinal).in_use + cuda::vram_available();
+    if (area.floor + need + area.staged_bytes + bytes > capacity) return nullptr;
+    auto p = std::make_unique<Prestaged<Fr>>(area, generation);
+    p->stage(std::move(lease), witness.size(), copy.get());
+    return p;
+  } catch (const cuda::CudaError&) {  // refused, or a context in trouble: the region finds out and recovers
+    return nullptr;
+  }
+}
+
+// Called in the GPU region once the key is on the device: what the daemon holds apart from staged witnesses
+// is the admission floor, and the circuit's estimated per-proof need its first guess.
+inline void enter_staging_region(StagingArea& area, int ordinal, const std::string& circuit_id,
+                                 std::size_t estimate, std::size_t own_staged) {
+  std::lock_guard lock(area.mutex);
+  area.floor = cuda::vram_usage(ordinal).in_use - area.staged_bytes - own_staged;
+  area.circuit = circuit_id;
+  auto& need = area.proof_need[circuit_id];
+  need = std::max(need, estimate);
+}
+
+// After a proof: what it really took (its thread's peak, plus its pre-staged witness) raises the need.
+inline void learn_proof_need(StagingArea& area, const std::string& circuit_id, std::size_t bytes) {
+  std::lock_guard lock(area.mutex);
+  auto& need = area.proof_need[circuit_id];
+  need = std::max(need, bytes);
+}
 #endif
 
 void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
@@ -123,7 +238,11 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
 #ifdef CUZK_HAVE_CUDA
       const auto gpu = enter_gpu(w);
       r.plan = "streamed";  // bellperson keys are uploaded per proof (no resident form yet)
+      auto& area = w.device->staging;
+      enter_staging_region(area, w.device->ordinal, job.circuit->id, 0, 0);
+      const cuda::ThreadVramPeak peak;
       proof = bp::gpu::prove(params, a, rr, ss, w.stream->get());
+      learn_proof_need(area, job.circuit->id, peak.bytes());
 #endif
     }
     if (corrupt_.fire()) proof.a = -proof.a;  // fault injection: the self-check must catch this
@@ -139,65 +258,6 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
     r.public_json = io::public_to_json<Bls12_381>(pub);
   });
 }
-
-#ifdef CUZK_HAVE_CUDA
-// A partition's witness uploaded ahead of its GPU region: from a pinned lease, on the worker's copy stream.
-template <class Fr>
-struct Prestaged {
-  cuda::PinnedPool::Lease host;
-  cuda::DeviceBuffer<Fr> device;
-  cuda::Event uploaded{false};
-  std::uint64_t generation = 0;  // of the context it was uploaded in
-  std::mutex* staging = nullptr;
-  std::size_t* staged_bytes = nullptr;  // the device's count, while this is not yet taken
-  std::size_t counted = 0;
-
-  // The proof takes the buffer over: it no longer counts as pre-staged.
-  cuda::DeviceBuffer<Fr>* take() {
-    uncount();
-    return &device;
-  }
-  ~Prestaged() { uncount(); }
-  void uncount() {
-    if (counted == 0) return;
-    std::lock_guard lock(*staging);
-    *staged_bytes -= counted;
-    counted = 0;
-  }
-};
-
-// Uploads the witness while another worker may hold the GPU, if the pinned pool lends a buffer and the
-// device can spare the bytes while still leaving a whole proof's working set to the proof in progress
-// (gpu_plan.hpp): pre-staging must never be what makes the other worker run out. Null: upload in the region.
-template <class C>
-std::unique_ptr<Prestaged<typename C::Fr>> prestage(cuda::PinnedPool& pool, std::mutex& staging,
-                                                    std::size_t& staged_bytes, std::uint64_t generation,
-                                                    cuda::Stream& copy, const groth16::ProvingKey<C>& pk,
-                                                    const std::vector<typename C::Fr>& witness) {
-  using Fr = typename C::Fr;
-  const std::size_t bytes = witness.size() * sizeof(Fr);
-  auto lease = pool.lease(bytes);
-  if (!lease) return nullptr;
-  std::memcpy(lease.data(), witness.data(), bytes);
-  try {
-    std::lock_guard lock(staging);
-    if (cuda::vram_available() < bytes + groth16::gpu::proof_footprint(pk)) return nullptr;
-    auto p = std::make_unique<Prestaged<Fr>>();
-    p->device = cuda::DeviceBuffer<Fr>(witness.size());
-    p->device.upload(reinterpret_cast<const Fr*>(lease.data()), witness.size(), copy.get());
-    p->uploaded.record(copy.get());
-    p->host = std::move(lease);
-    p->generation = generation;
-    p->staging = &staging;
-    p->staged_bytes = &staged_bytes;
-    p->counted = bytes;
-    staged_bytes += bytes;  // under the lock, with the allocation: snapshots see both or neither
-    return p;
-  } catch (const cuda::CudaError&) {  // refused, or a context in trouble: the region finds out and recovers
-    return nullptr;
-  }
-}
-#endif
 
 template <class C>
 void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
@@ -215,8 +275,8 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
   std::unique_ptr<Prestaged<Fr>> staged;
   if (w.device && !w.device->lost) {
     if (pinned_pool_ && w.generation == w.device->generation)
-      staged = prestage<C>(*pinned_pool_, w.device->staging, w.device->staged_bytes, w.generation, *w.copy,
-                           pk, witness);
+      staged = prestage<C>(*pinned_pool_, w.device->staging, w.device->ordinal, w.generation, *w.copy,
+                           job.circuit->id, witness);
     r.prestage = staged ? "ok" : pinned_pool_ ? "fallback" : "off";
   }
 #endif
@@ -242,19 +302,21 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
       }
       const auto& key = *std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key);
       r.plan = groth16::gpu::to_string(key.plan());
-      cuda::DeviceBuffer<Fr>* ready = nullptr;  // the pre-staged witness, on its first attempt only
-      if (staged && staged->generation == w.generation && !staged->device.empty()) {
-        staged->uploaded.make_wait(w.stream->get());
-        ready = staged->take();
-      }
+      // The pre-staged witness, on the first attempt only, unless the device took it back meanwhile.
+      cuda::DeviceBuffer<Fr>* ready = staged ? staged->take(w.generation, w.stream->get()) : nullptr;
+      if (staged && staged->revoked()) r.prestage = "fallback";
+      const std::size_t ready_bytes = ready ? ready->bytes() : 0;
+      enter_staging_region(d.staging, d.ordinal, job.circuit->id, key.proof_bytes(), ready_bytes);
       // What this daemon holds on the device apart from pre-staged witnesses (other workers stage theirs
       // meanwhile) and apart from this proof's own pre-staged witness, which the proof frees.
       auto held = [&] {
-        std::lock_guard lock(d.staging);
-        return cuda::vram_usage(d.ordinal).in_use - d.staged_bytes;
+        std::lock_guard lock(d.staging.mutex);
+        return cuda::vram_usage(d.ordinal).in_use - d.staging.staged_bytes;
       };
-      const std::size_t held_before = held() - (ready ? ready->bytes() : 0);
+      const std::size_t held_before = held() - ready_bytes;
+      const cuda::ThreadVramPeak peak;
       proof = groth16::gpu::prove(pk, key, witness, rr, ss, w.stream->get(), &r.stages, ready);
+      learn_proof_need(d.staging, job.circuit->id, peak.bytes() + ready_bytes);
       // Every buffer of the proof is gone now: anything more is a leak an operator must hear about.
       if (const std::size_t after = held(); after > held_before) {
         log("cuzk: worker=" + w.name + " job=" + job.id +
@@ -292,10 +354,19 @@ bool Engine::recover(Worker& w, const std::string& circuit_id, const std::except
       ++faults_.out_of_memory;
     }
     // Whatever the failed attempt allocated is already freed (its buffers went with the exception). Make
-    // room: first other circuits' device keys; then, if the same partition runs out again (not a passing
-    // squeeze), a smaller plan for this circuit on this device (until the key is evicted or the context
-    // reset); lean and alone on the device, try again as is (memory other processes hold may come back).
-    bool freed = false;
+    // room: first the witnesses other workers pre-staged (they upload again in their own region) and other
+    // circuits' device keys; then, if the same partition runs out again (not a passing squeeze), a smaller
+    // plan for this circuit on this device (until the key is evicted or the context reset); lean and alone
+    // on the device, try again as is (memory other processes hold may come back).
+    std::size_t revoked = 0;
+    {
+      std::lock_guard lock(d.staging.mutex);
+      revoked = d.staging.revoke_all();
+    }
+    if (revoked > 0)
+      log("cuzk: device " + std::to_string(d.ordinal) + ": out of memory; took back " +
+          std::to_string(revoked >> 20) + " MiB of pre-staged witnesses");
+    bool freed = revoked > 0;
     for (auto& [id, slot] : d.keys)
       if (id != circuit_id && slot.plan) {
         slot.drop();
@@ -321,6 +392,10 @@ bool Engine::recover(Worker& w, const std::string& circuit_id, const std::except
     // find the generation moved and only renew their streams.
     if (w.generation == d.generation && !d.lost) {
       for (auto& [id, slot] : d.keys) slot.drop();  // device memory that dies with the context
+      {
+        std::lock_guard lock(d.staging.mutex);
+        d.staging.revoke_all();
+      }
       ++d.generation;
       try {
         const double waited = cuda::reset_device(d.ordinal);

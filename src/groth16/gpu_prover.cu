@@ -116,19 +116,20 @@ struct ResidentKey<Curve>::Impl {
 template <class Curve>
 ResidentKey<Curve>::ResidentKey(const ProvingKey<Curve>& pk, cudaStream_t stream, std::optional<Plan> plan,
                                 std::size_t row_chunk) {
+  const Footprint f = footprint(pk);
   if (plan) {
     impl_ = std::make_unique<Impl>(pk, stream, *plan, row_chunk);
-    return;
-  }
-  // The estimate may be off (CUB's work space, fragmentation): step down when the upload runs out.
-  for (std::optional<Plan> p = choose_plan(footprint(pk), cuda::vram_available()); p; p = smaller(*p)) {
-    try {
-      impl_ = std::make_unique<Impl>(pk, stream, *p, row_chunk);
-      return;
-    } catch (const cuda::CudaError& e) {
-      if (e.kind() != cuda::CudaError::Kind::out_of_memory || !smaller(*p)) throw;
+  } else {
+    // The estimate may be off (CUB's work space, fragmentation): step down when the upload runs out.
+    for (std::optional<Plan> p = choose_plan(f, cuda::vram_available()); p && !impl_; p = smaller(*p)) {
+      try {
+        impl_ = std::make_unique<Impl>(pk, stream, *p, row_chunk);
+      } catch (const cuda::CudaError& e) {
+        if (e.kind() != cuda::CudaError::Kind::out_of_memory || !smaller(*p)) throw;
+      }
     }
   }
+  proof_bytes_ = f.proof + (impl_->plan == Plan::kLean ? f.row_chunks : 0);
 }
 template <class Curve>
 ResidentKey<Curve>::~ResidentKey() = default;

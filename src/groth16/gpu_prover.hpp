@@ -33,6 +33,9 @@ class ResidentKey {
               std::size_t row_chunk = 0);
   Plan plan() const;
   bool points_on_device() const { return plan() == Plan::kResident; }
+  // What one proof with this key is estimated to allocate at its peak (Footprint::proof, plus the row
+  // chunks under lean); the key's own device memory is already held.
+  std::size_t proof_bytes() const { return proof_bytes_; }
   ~ResidentKey();
   ResidentKey(const ResidentKey&) = delete;
   ResidentKey& operator=(const ResidentKey&) = delete;
@@ -42,6 +45,7 @@ class ResidentKey {
 
  private:
   std::unique_ptr<Impl> impl_;
+  std::size_t proof_bytes_ = 0;
 };
 
 // `prestaged`, when given, is the witness already in device memory (uploaded ahead, while another proof

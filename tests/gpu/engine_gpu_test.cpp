@@ -71,7 +71,10 @@ void prove_on_one_gpu(const test::TempRepository& repo, const std::vector<std::v
       std::lock_guard g(m);
       std::size_t ok_lines = 0;
       for (const auto& l : lines) ok_lines += l.find("prestage_setup=ok") != std::string::npos;
-      EXPECT_EQ(ok_lines, 6u + 3u * 3u);
+      // Every partition is pre-staged except a circuit's first on the device (one per worker at most):
+      // until one of its proofs has run there, its need beside a staged witness is not known.
+      EXPECT_LE(ok_lines, 6u + 3u * 3u);
+      EXPECT_GE(ok_lines, 6u + 3u * 3u - 2u * 2u);
     }
     // Evict drops the device copy too; the next job prepares it again.
     const auto pinned_with_bls = e.status().pinned_bytes;

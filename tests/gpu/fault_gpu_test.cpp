@@ -22,6 +22,7 @@
 #include "cuda/vram.hpp"
 #include "engine/engine.hpp"
 #include "gpu/gpu_test_util.hpp"
+#include "groth16/gpu_plan.hpp"
 #include "groth16/verifier.hpp"
 #include "io/json.hpp"
 #include "io/zkey.hpp"
@@ -167,6 +168,52 @@ FaultRun run_engine(const test::TempRepository& repo, const std::vector<std::vec
   run.resets = s.devices.at(0).context_resets;
   run.lost = s.devices.at(0).lost;
   return run;
+}
+
+// The original system's failure, recreated: two workers on a card with room for one proof plus half a
+// witness. A worker waiting for the GPU must not pre-stage its witness there (the proof in progress would
+// run out of memory at its peak); with room for one proof plus two witnesses it may. Either way no
+// partition runs out of memory.
+TEST(EngineFaults, PreStagingNeverTakesWhatTheProofInProgressNeeds) {
+  CUZK_REQUIRE_GPU();
+  cuda::select_device(0);
+  test::TempRepository repo;
+  auto w = repo.add<Bls12_381>("c", 1 << 14, 2, "partitions = 2\n");
+  const auto pk = io::read_zkey<Bls12_381>((repo.root() / "c" / "circuit.zkey").string());
+  const std::size_t witness_bytes = pk.n_vars * sizeof(Bls12_381::Fr);
+  const std::size_t resident = groth16::gpu::footprint(pk).need(groth16::gpu::Plan::kResident);
+  for (const bool room_for_two : {false, true}) {
+    eng::EngineConfig cfg;
+    // The limit counts what this process holds; the margin comes off it too.
+    cfg.vram_limit = cuda::vram_usage(0).in_use + cfg.vram_margin + resident +
+                     (room_for_two ? 2 * witness_bytes + witness_bytes / 2 : witness_bytes / 2);
+    cfg.repository = repo.root();
+    cfg.backend = "cuda";
+    cfg.gpu_workers_per_device = 2;
+    cfg.devices = {0};
+    std::map<std::string, std::size_t> prestage;
+    {
+      eng::Engine e(cfg);
+      std::vector<std::string> ids;
+      for (int j = 0; j < 12; ++j) ids.push_back(e.submit({"s", "c", std::nullopt, w}).job_id);
+      for (const auto& id : ids) {
+        const auto r = e.await(id);
+        EXPECT_EQ(r.status, eng::JobStatus::kCompleted) << r.error;
+        for (const auto& p : r.partitions) {
+          ++prestage[p.prestage];
+          EXPECT_EQ(p.attempts, 1u) << "plan " << p.plan << ": " << p.error;
+        }
+      }
+      e.shutdown(true);
+      EXPECT_EQ(e.status().faults.out_of_memory, 0u);
+    }
+    std::printf("limit = one proof + %s: prestage ok=%zu fallback=%zu\n",
+                room_for_two ? "2.5 witnesses" : "half a witness", prestage["ok"], prestage["fallback"]);
+    if (!room_for_two) {
+      EXPECT_EQ(prestage["ok"], 0u) << "a witness was staged where it did not fit beside a proof";
+    }
+  }
+  cuda::set_vram_policy({});
 }
 
 TEST(EngineFaults, InjectedFaultsOfEveryKindEndInProofsAndLeaveNothingBehind) {
