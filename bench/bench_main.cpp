@@ -32,7 +32,8 @@
 #ifdef CUZK_HAVE_CUDA
 namespace cuzk::bench {
 int run_kernels(int argc, char** argv);
-}
+int run_sticky_probe(int argc, char** argv);
+}  // namespace cuzk::bench
 #endif
 #ifdef CUZK_HAVE_CLIENT
 namespace cuzk::bench {
@@ -124,6 +125,14 @@ int main(int argc, char** argv) {
     return cuzk::bench::run_kernels(argc - 2, argv + 2);
 #else
     std::cerr << "cuzk-bench kernels: this build has no CUDA backend\n";
+    return 1;
+#endif
+  }
+  if (argc >= 2 && std::strcmp(argv[1], "sticky-probe") == 0) {
+#ifdef CUZK_HAVE_CUDA
+    return cuzk::bench::run_sticky_probe(argc - 2, argv + 2);
+#else
+    std::cerr << "cuzk-bench sticky-probe: this build has no CUDA backend\n";
     return 1;
 #endif
   }
