@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "engine/engine_state.hpp"
+#include "engine/worker_process.hpp"
 #include "groth16/bellperson.hpp"
 #include "groth16/prover.hpp"
 #include "io/bellperson_assignment.hpp"
@@ -65,6 +66,11 @@ void release_inputs(auto& job) {
   job.circuit.reset();
   job.witnesses = {};
   job.witness_paths = {};
+  for (const auto& path : job.spooled) {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+  }
+  job.spooled.clear();
 }
 }  // namespace
 
@@ -80,8 +86,13 @@ Engine::Engine(EngineConfig config)
     throw std::invalid_argument(
         "backend cuda: no CUDA device is available (or this build has no CUDA backend)");
   backend_ = config_.backend == "auto" ? (gpus > 0 ? "cuda" : "cpu") : config_.backend;
+  if (config_.isolation != "thread" && config_.isolation != "process")
+    throw std::invalid_argument("isolation must be thread or process, not \"" + config_.isolation + "\"");
+  const bool in_process = config_.isolation == "thread";
 
-  if (backend_ == "cuda") {
+  if (!in_process) {
+    start_worker_processes(gpus);
+  } else if (backend_ == "cuda") {
     std::vector<int> ordinals = config_.devices;
     if (ordinals.empty())
       for (int d = 0; d < gpus; ++d) ordinals.push_back(d);
@@ -104,14 +115,14 @@ Engine::Engine(EngineConfig config)
 #ifdef CUZK_HAVE_CUDA
   // Keys the GPUs use are page-locked in host memory, so uploads (and MSMs streamed from host memory when a
   // key does not fit on the device) run at full PCIe speed.
-  if (backend_ == "cuda" && config_.pin_keys)
+  if (in_process && backend_ == "cuda" && config_.pin_keys)
     repository_.set_pinner(
         [](void* data, std::size_t bytes) { return cuda::HostRegistry::instance().pin(data, bytes); },
         config_.pinned_budget);
 #endif
   corrupt_.configure(cuda::fault_spec_from_env("CUZK_FAULT_CORRUPT", config_.fault_corrupt));
 #ifdef CUZK_HAVE_CUDA
-  if (backend_ == "cuda") {
+  if (in_process && backend_ == "cuda") {
     if (config_.prestage && config_.pinned_pool > 0)
       pinned_pool_ = std::make_unique<cuda::PinnedPool>(config_.pinned_pool);
     cuda::set_vram_policy({config_.vram_limit, config_.vram_margin});
@@ -197,7 +208,7 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
   } catch (const RepositoryError& e) {
     throw RequestError(e.what());
   }
-  const std::uint32_t parts = circuit->config.partitions;
+  const std::uint32_t parts = req.single_partition ? 1 : circuit->config.partitions;
   if (!req.witnesses.empty() && !req.witness_paths.empty())
     throw RequestError("a job brings its witnesses either inline or as file paths, not both");
   const std::size_t given = req.witnesses.size() + req.witness_paths.size();
@@ -211,6 +222,16 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
   job->priority = req.priority.value_or(circuit->config.priority);
   job->parts.resize(parts);
   job->unfinished = parts;
+  // A worker process reads witnesses from files: inline ones go to spool files first (removed with the job,
+  // or now if the request is refused).
+  if (!processes_.empty() && !req.witnesses.empty()) job->spooled = spool(req);
+  struct SpoolGuard {
+    Job& job;
+    bool keep = false;
+    ~SpoolGuard() {
+      if (!keep) release_inputs(job);
+    }
+  } spool_guard{*job};
   // Parse and check every witness now, so a malformed one is this client's error, not a failed job. Files
   // are only checked (header, length, first value): decoded when their partition runs, so a queued job
   // does not hold ten PoRep-size witnesses in memory.
@@ -240,6 +261,10 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
       job->witnesses = std::move(ws);
     });
   job->witness_paths = std::move(req.witness_paths);
+  if (!job->spooled.empty()) {
+    job->witnesses = {};  // checked; the worker process decodes its own copy
+    job->witness_paths = job->spooled;
+  }
 
   std::size_t position = 0;
   {
@@ -252,6 +277,7 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
     forget_old_jobs();
     for (std::uint32_t i = 0; i < parts; ++i) scheduler_.push({job->seq, i, job->priority});
   }
+  spool_guard.keep = true;
   return {job->id, position};
 }
 
@@ -481,6 +507,7 @@ EngineStatus Engine::status(bool with_jobs) const {
   s.failed = failed_;
   s.cancelled = cancelled_;
   s.faults = faults_;
+  for (const auto& p : processes_) s.faults.worker_restarts += p->restarts();
 #ifdef CUZK_HAVE_CUDA
   if (pinned_pool_) {
     const auto ps = pinned_pool_->stats();

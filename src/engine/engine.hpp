@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -35,6 +36,8 @@ class PinnedPool;
 
 namespace cuzk::engine {
 
+class WorkerProcess;
+
 // A request the engine refuses (unknown circuit, malformed witness, wrong partition count, unknown job,
 // shutting down): a clear message for that client; nothing else is affected.
 struct RequestError : std::runtime_error {
@@ -55,6 +58,9 @@ struct SubmitRequest {
   std::optional<Priority> priority;                  // default: the circuit's (circuit.toml), else NORMAL
   std::vector<std::vector<std::uint8_t>> witnesses;  // one snarkjs .wtns per partition, or:
   std::vector<std::string> witness_paths = {};       // .wtns files this process reads (memory-mapped)
+  // One partition of the circuit, whichever it is (one witness, whatever circuit.toml says): how a worker
+  // process (engine.isolation = "process") takes its parent's partitions.
+  bool single_partition = false;
 };
 
 struct PartitionResult {
@@ -109,6 +115,7 @@ struct FaultCounts {
   std::uint64_t self_check = 0;     // proofs that failed their self-check (injected corruption included)
   std::uint64_t retries = 0;        // partition attempts after the first
   std::uint64_t vram_leaks = 0;     // partitions after which this daemon held more device memory than before
+  std::uint64_t worker_restarts = 0;  // worker processes started again after one died (isolation = process)
 };
 
 struct EngineStatus {
@@ -148,6 +155,18 @@ struct EngineConfig {
   // pool of at most `pinned_pool` bytes (witness-side memory; keys are pinned under repository budgets).
   bool prestage = true;
   std::size_t pinned_pool = std::size_t(8) << 30;
+  // "thread": workers prove in this process. "process": each GPU (or the CPU pool) is served by a worker
+  // process (`worker_exe`, default cuzk-worker next to this executable) running its own engine on the same
+  // repository; a worker process that crashes, or exits after a sticky CUDA fault (the only way this driver
+  // gives the GPU back), is started again and its partitions are proved again. This process then does no
+  // CUDA work itself; it schedules, spools inline witnesses to files (`spool_dir`, default /dev/shm) and
+  // checks every proof against the verifying key.
+  std::string isolation = "thread";
+  std::filesystem::path worker_exe;
+  std::filesystem::path spool_dir;
+  // In a worker process: a sticky CUDA fault ends the process (its parent starts a new one) instead of
+  // resetting the context in place.
+  bool exit_on_sticky = false;
   // Fault injection for tests (docs/config.md [faults]); CUZK_FAULT_* environment variables override.
   cuda::FaultSpec fault_alloc, fault_sticky, fault_corrupt;
   // One line per partition (the timing line) and other events; default: stderr.
@@ -204,6 +223,10 @@ class Engine {
   // False when retrying cannot help (not a CUDA error, or one of kind other).
   bool recover(Worker& worker, const std::string& circuit_id, const std::exception& error, bool repeated);
   void prove_bellperson(Worker& worker, Job& job, std::uint32_t partition, PartitionResult& r);
+  // isolation = process: the worker's process proves it; this one checks the proof.
+  void prove_in_worker_process(Worker& worker, Job& job, std::uint32_t partition, PartitionResult& r);
+  void start_worker_processes(int gpus);
+  std::vector<std::string> spool(SubmitRequest& req);
   // Runs `attempt` (one try at the partition's proof) until it succeeds; after a failed self-check or a
   // CUDA error that recover() handles, it tries again, max_attempts in all, then rethrows.
   void with_attempts(Worker& worker, Job& job, std::uint32_t partition, PartitionResult& r,
@@ -243,6 +266,9 @@ class Engine {
   std::unique_ptr<cuda::PinnedPool> pinned_pool_;  // witness staging; null when pre-staging is off
 #endif
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::vector<std::unique_ptr<WorkerProcess>>
+      processes_;                          // isolation = process: one per GPU, or the CPU pool
+  std::atomic<std::uint64_t> spooled_{0};  // inline witnesses written to spool files
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<std::thread> threads_;

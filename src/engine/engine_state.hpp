@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -22,6 +23,15 @@
 namespace cuzk::engine {
 
 using Clock = std::chrono::steady_clock;
+
+// A proof that failed its self-check: the witness does not satisfy the circuit, or the hardware computed
+// something wrong. Retried (a GPU fault may not repeat); reported once the attempts are spent.
+struct SelfCheckFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A worker process's exit status after a sticky CUDA fault (EX_TEMPFAIL: start me again).
+inline constexpr int kExitStickyFault = 75;
 
 inline double ms_between(Clock::time_point a, Clock::time_point b) {
   return std::chrono::duration<double, std::milli>(b - a).count();
@@ -46,6 +56,8 @@ struct Engine::Job {
   Clock::time_point submitted = Clock::now(), started{}, finished{};
   std::atomic<bool> cancel{false};
   std::uint32_t unfinished = 0;
+  std::vector<std::string>
+      spooled;  // inline witnesses written to files for a worker process; removed at the end
 };
 
 #ifdef CUZK_HAVE_CUDA
@@ -113,7 +125,8 @@ struct Engine::Device {
 
 struct Engine::Worker {
   std::string name;
-  Device* device = nullptr;  // null: a CPU worker
+  Device* device = nullptr;          // null: a CPU worker (or one that hands its partitions to a process)
+  WorkerProcess* process = nullptr;  // isolation = process: where this worker's partitions are proved
 #ifdef CUZK_HAVE_CUDA
   std::unique_ptr<cuda::Stream> stream;
   std::unique_ptr<cuda::Stream> copy;  // pre-staging uploads, while another worker holds the GPU

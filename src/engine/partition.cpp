@@ -2,12 +2,15 @@
 // recover from), the GPU region (key prepared in the plan that fits, witness pre-staged), recovery (smaller
 // plan, context reset, lost device), and the timing line.
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <sstream>
 
 #include "engine/engine.hpp"
 #include "engine/engine_state.hpp"
+#include "engine/worker_process.hpp"
 #include "ff/random.hpp"
 #include "groth16/bellperson.hpp"
 #include "groth16/prover.hpp"
@@ -40,11 +43,6 @@ double stage_sum(const groth16::StageTimings& t, std::initializer_list<const cha
   return sum;
 }
 
-// A proof that failed its self-check: the witness does not satisfy the circuit, or the hardware computed
-// something wrong. Retried (a GPU fault may not repeat); reported once the attempts are spent.
-struct SelfCheckFailed : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 }  // namespace
 
 void Engine::with_attempts(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r,
@@ -74,7 +72,7 @@ void Engine::with_attempts(Worker& w, Job& job, std::uint32_t partition, Partiti
           ce && ce->kind() == cuda::CudaError::Kind::out_of_memory)
         ++out_of_memory;
 #endif
-      if (!w.device || r.attempts >= std::max(1u, config_.max_attempts) ||
+      if ((!w.device && !w.process) || r.attempts >= std::max(1u, config_.max_attempts) ||
           !recover(w, job.circuit->id, e, out_of_memory > 1))
         throw;
       log("cuzk: job=" + job.id + " partition=" + std::to_string(partition) + " worker=" + w.name + " " +
@@ -340,6 +338,8 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
 }
 
 bool Engine::recover(Worker& w, const std::string& circuit_id, const std::exception& error, bool repeated) {
+  // The worker process died under the partition; the next call starts a new one.
+  if (dynamic_cast<const WorkerDied*>(&error)) return true;
 #ifdef CUZK_HAVE_CUDA
   if (!w.device) return false;
   auto& d = *w.device;
@@ -388,6 +388,15 @@ bool Engine::recover(Worker& w, const std::string& circuit_id, const std::except
       std::lock_guard lock(mutex_);
       ++faults_.context_lost;
     }
+    // In a worker process the context cannot come back (cuda/device.hpp, reset_device): end the process;
+    // the parent starts a new one, which gets the GPU at once, and proves this and every partition in
+    // flight here again.
+    if (config_.exit_on_sticky) {
+      log("cuzk: device " + std::to_string(d.ordinal) + ": sticky CUDA error (" + e->what() +
+          "); this worker process exits so its parent can start a new one");
+      std::fflush(stderr);
+      std::_Exit(kExitStickyFault);
+    }
     // The context is poisoned for every worker on this device. The first to get here resets it; the others
     // find the generation moved and only renew their streams.
     if (w.generation == d.generation && !d.lost) {
@@ -429,7 +438,9 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
   r.stages.cancel = &job.cancel;
   const auto t0 = Clock::now();
   try {
-    if (job.circuit->bellperson()) {
+    if (w.process) {
+      prove_in_worker_process(w, job, partition, r);
+    } else if (job.circuit->bellperson()) {
       prove_bellperson(w, job, partition, r);
     } else {
       io::with_curve(job.circuit->curve, [&]<class C>() { prove_snarkjs<C>(w, job, partition, r); });

@@ -27,7 +27,8 @@ std::string status_json(const engine::EngineStatus& s) {
                  {"context_lost", s.faults.context_lost},
                  {"self_check", s.faults.self_check},
                  {"vram_leaks", s.faults.vram_leaks},
-                 {"retries", s.faults.retries}};
+                 {"retries", s.faults.retries},
+                 {"worker_restarts", s.faults.worker_restarts}};
   j["partitions_by_plan"] = s.partitions_by_plan;
   j["devices"] = json::array();
   for (const auto& d : s.devices)

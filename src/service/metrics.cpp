@@ -69,7 +69,8 @@ Metrics::Metrics()
               .Name("cuzk_faults_total")
               .Help(
                   "Faults met: out_of_memory, context_lost (sticky CUDA error, context reset), self_check "
-                  "(a proof failed verification), vram_leak; retry counts partition attempts after the first")
+                  "(a proof failed verification), vram_leak, worker_restart (a worker process started again after it "
+                  "died; isolation = process); retry counts partition attempts after the first")
               .Register(*registry_)),
       partitions_by_plan_(prometheus::BuildCounter()
                               .Name("cuzk_partitions_total")
@@ -146,7 +147,8 @@ std::string Metrics::render(const engine::EngineStatus& s) {
                                 {"context_lost", f.context_lost},
                                 {"self_check", f.self_check},
                                 {"vram_leak", f.vram_leaks},
-                                {"retry", f.retries}})
+                                {"retry", f.retries},
+                                {"worker_restart", f.worker_restarts}})
     advance(faults_, {{"kind", kind}}, std::string("faults/") + kind, static_cast<double>(n));
   for (const auto& [plan, n] : s.partitions_by_plan)
     advance(partitions_by_plan_, {{"plan", plan}}, "plan/" + plan, static_cast<double>(n));

@@ -1,0 +1,166 @@
+// engine.isolation = "process": the engine's side of its worker processes (worker_process.hpp). Each GPU,
+// or the CPU pool, is served by one `cuzk-worker` running its own engine on the same repository; this
+// engine's workers hand it their partitions (as many at once as it has workers, so its pre-staging still
+// overlaps), check what comes back against the verifying key, and retry a partition whose worker process
+// died under it.
+#include <unistd.h>
+
+#include <fstream>
+
+#include "engine/engine.hpp"
+#include "engine/engine_state.hpp"
+#include "engine/worker_process.hpp"
+#include "groth16/bellperson.hpp"
+#include "groth16/verifier.hpp"
+#include "io/json.hpp"
+
+namespace cuzk::engine {
+
+namespace {
+
+std::filesystem::path default_worker_exe() {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::filesystem::path("cuzk-worker") : self.parent_path() / "cuzk-worker";
+}
+
+std::string fault_arg(const cuda::FaultSpec& f) {
+  return std::to_string(f.every) + "," + std::to_string(f.rate) + "," + std::to_string(f.seed);
+}
+
+}  // namespace
+
+void Engine::start_worker_processes(int gpus) {
+  if (config_.worker_exe.empty()) config_.worker_exe = default_worker_exe();
+  if (::access(config_.worker_exe.c_str(), X_OK) != 0)
+    throw std::invalid_argument("isolation = process: the worker executable " + config_.worker_exe.string() +
+                                " is missing or not executable (set engine.worker_exe)");
+  if (config_.spool_dir.empty())
+    config_.spool_dir =
+        std::filesystem::is_directory("/dev/shm") ? "/dev/shm" : std::filesystem::temp_directory_path();
+  // Everything the child's engine needs from ours; faults travel too (and CUZK_FAULT_* in the environment).
+  std::vector<std::string> common = {config_.worker_exe.string(),
+                                     "--repository",
+                                     config_.repository.string(),
+                                     "--memory-budget",
+                                     std::to_string(config_.memory_budget),
+                                     "--pinned-budget",
+                                     std::to_string(config_.pinned_budget),
+                                     "--max-witness-bytes",
+                                     std::to_string(config_.max_witness_bytes),
+                                     "--max-attempts",
+                                     std::to_string(config_.max_attempts),
+                                     "--vram-limit",
+                                     std::to_string(config_.vram_limit),
+                                     "--vram-margin",
+                                     std::to_string(config_.vram_margin),
+                                     "--pinned-pool",
+                                     std::to_string(config_.prestage ? config_.pinned_pool : 0),
+                                     "--fault-alloc",
+                                     fault_arg(config_.fault_alloc),
+                                     "--fault-sticky",
+                                     fault_arg(config_.fault_sticky),
+                                     "--fault-corrupt",
+                                     fault_arg(config_.fault_corrupt)};
+  if (!config_.pin_keys) common.push_back("--no-pin");
+  if (!config_.self_check) common.push_back("--no-self-check");
+  auto logger = [this](const std::string& line) { log(line); };
+  if (backend_ == "cuda") {
+    std::vector<int> ordinals = config_.devices;
+    if (ordinals.empty())
+      for (int d = 0; d < gpus; ++d) ordinals.push_back(d);
+    for (int d : ordinals) {
+      if (d < 0 || d >= gpus) throw std::invalid_argument("device " + std::to_string(d) + " does not exist");
+      auto args = common;
+      const unsigned n = std::max(1u, config_.gpu_workers_per_device);
+      args.insert(args.end(),
+                  {"--backend", "cuda", "--device", std::to_string(d), "--workers", std::to_string(n)});
+      processes_.push_back(std::make_unique<WorkerProcess>("cuda:" + std::to_string(d), args, logger));
+      processes_.back()->start();
+      for (unsigned w = 0; w < n; ++w) {
+        workers_.push_back(std::make_unique<Worker>());
+        workers_.back()->name = "cuda:" + std::to_string(d) + "/" + std::to_string(w);
+        workers_.back()->process = processes_.back().get();
+      }
+    }
+  } else {
+    auto args = common;
+    const unsigned n = std::max(1u, config_.cpu_workers);
+    args.insert(args.end(), {"--backend", "cpu", "--workers", std::to_string(n)});
+    processes_.push_back(std::make_unique<WorkerProcess>("cpu", args, logger));
+    processes_.back()->start();
+    for (unsigned w = 0; w < n; ++w) {
+      workers_.push_back(std::make_unique<Worker>());
+      workers_.back()->name = "cpu:" + std::to_string(w);
+      workers_.back()->process = processes_.back().get();
+    }
+  }
+}
+
+std::vector<std::string> Engine::spool(SubmitRequest& req) {
+  std::vector<std::string> paths;
+  try {
+    for (const auto& bytes : req.witnesses) {
+      const auto path = config_.spool_dir / ("cuzk-" + std::to_string(::getpid()) + "-" +
+                                             std::to_string(spooled_.fetch_add(1)) + ".witness");
+      paths.push_back(path.string());
+      std::ofstream out(path, std::ios::binary);
+      out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      if (!out.flush()) throw std::runtime_error("cannot write the spool file " + path.string());
+    }
+  } catch (...) {
+    for (const auto& p : paths) {
+      std::error_code ec;
+      std::filesystem::remove(p, ec);
+    }
+    throw;
+  }
+  return paths;
+}
+
+void Engine::prove_in_worker_process(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
+  const worker_protocol::Request request{0, job.circuit->id, job.witness_paths.at(partition), partition};
+  unsigned child_attempts = 1;
+  with_attempts(w, job, partition, r, [&] {
+    PartitionResult got = w.process->call(request);
+    // The child already spent its attempts on this partition: its failure is final (not a CUDA error, so
+    // with_attempts does not retry it).
+    if (got.state != PartitionState::kDone)
+      throw std::runtime_error(got.error.empty() ? "the worker process could not prove the partition"
+                                                 : got.error);
+    child_attempts = std::max(1u, got.attempts);
+    r.plan = got.plan;
+    r.prestage = got.prestage;
+    r.stages.stages_ms = got.stages.stages_ms;
+    r.stages.details_ms = got.stages.details_ms;
+    r.prove_ms = got.prove_ms;
+    if (config_.self_check) {
+      // Our own check of the child's proof, against the key this process loaded. The public inputs are the
+      // child's reading of the witness file this process named.
+      const auto tv = Clock::now();
+      groth16::VerifyResult v;
+      if (job.circuit->bellperson()) {
+        namespace bp = groth16::bellperson;
+        const auto& params = std::get<io::bellperson::Params>(job.circuit->key);
+        const auto proof = bp::decode_proof(
+            std::span(reinterpret_cast<const std::uint8_t*>(got.proof_bytes.data()), got.proof_bytes.size()),
+            "the worker process's proof", 0);
+        v = bp::verify(params.vk, io::public_from_json<Bls12_381>(got.public_json, "public"), proof);
+      } else {
+        io::with_curve(job.circuit->curve, [&]<class C>() {
+          const auto& pk = std::get<groth16::ProvingKey<C>>(job.circuit->key);
+          v = groth16::verify(pk.verifying_key(), io::public_from_json<C>(got.public_json, "public"),
+                              io::proof_from_json<C>(got.proof_json, "proof"));
+        });
+      }
+      r.verify_ms = ms_between(tv, Clock::now());
+      if (!v.valid) throw SelfCheckFailed(v.reason);
+    }
+    r.proof_json = std::move(got.proof_json);
+    r.public_json = std::move(got.public_json);
+    r.proof_bytes = std::move(got.proof_bytes);
+  });
+  r.attempts += child_attempts - 1;
+}
+
+}  // namespace cuzk::engine

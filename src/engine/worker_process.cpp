@@ -1,0 +1,155 @@
+#include "engine/worker_process.hpp"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+extern char** environ;
+
+namespace cuzk::engine {
+
+WorkerProcess::WorkerProcess(std::string name, std::vector<std::string> argv,
+                             std::function<void(const std::string&)> log)
+    : name_(std::move(name)), argv_(std::move(argv)), log_(std::move(log)) {}
+
+WorkerProcess::~WorkerProcess() {
+  std::thread reader;
+  {
+    std::lock_guard lock(mutex_);
+    if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);  // the child reads end of stream and exits; the reader wakes
+    reader = std::move(reader_);
+  }
+  if (reader.joinable()) reader.join();  // it takes mutex_ once more when the child is gone
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::uint64_t WorkerProcess::starts() const {
+  std::lock_guard lock(mutex_);
+  return generation_;
+}
+
+std::uint64_t WorkerProcess::restarts() const {
+  std::lock_guard lock(mutex_);
+  return generation_ > 0 ? std::min(deaths_, generation_ - (alive_ ? 1 : 0)) : 0;
+}
+
+void WorkerProcess::reap_locked() {
+  // Only ever after the reader marked the child dead, under mutex_, on its way out: it needs the lock no
+  // more, so joining here cannot deadlock.
+  if (reader_.joinable()) reader_.join();
+  if (fd_ >= 0) {
+    ::close(fd_);
+    fd_ = -1;
+  }
+}
+
+void WorkerProcess::start_locked() {
+  reap_locked();  // a dead child's reader and socket
+  int sv[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    throw std::runtime_error(name_ + ": socketpair failed: " + std::strerror(errno));
+  // The child's end becomes its fd 3 (dup2 clears close-on-exec); every other descriptor of ours closes.
+  constexpr int kChildFd = 3;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, sv[1], kChildFd);
+  std::vector<std::string> args = argv_;
+  args.push_back("--fd");
+  args.push_back(std::to_string(kChildFd));
+  std::vector<char*> cargs;
+  for (auto& a : args) cargs.push_back(a.data());
+  cargs.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = ::posix_spawn(&pid, cargs[0], &actions, nullptr, cargs.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(sv[1]);
+  if (rc != 0) {
+    ::close(sv[0]);
+    throw std::runtime_error(name_ + ": cannot start worker process " + argv_[0] + ": " + std::strerror(rc));
+  }
+  fd_ = sv[0];
+  pid_ = pid;
+  alive_ = true;
+  ++generation_;
+  if (log_)
+    log_("cuzk: " + name_ + ": worker process " + std::to_string(pid) + " started" +
+         (generation_ > 1 ? " (restart " + std::to_string(generation_ - 1) + ")" : ""));
+  reader_ = std::thread([this, fd = fd_, pid, g = generation_] { read_replies(fd, pid, g); });
+}
+
+void WorkerProcess::read_replies(int fd, pid_t pid, std::uint64_t generation) {
+  for (;;) {
+    auto frame = worker_protocol::read_frame(fd);
+    if (!frame) break;
+    worker_protocol::Reply reply;
+    try {
+      reply = worker_protocol::decode_reply(*frame);
+    } catch (const std::exception& e) {
+      if (log_) log_("cuzk: " + name_ + ": " + e.what() + "; stopping the worker process");
+      ::kill(pid, SIGKILL);
+      break;
+    }
+    std::lock_guard lock(mutex_);
+    if (auto it = pending_.find(reply.id); it != pending_.end()) {
+      it->second->result = std::move(reply.result);
+      it->second->done = true;
+      pending_.erase(it);
+      replied_.notify_all();
+    }
+  }
+  // End of stream: the child exited (or is about to). Reap it, then fail whatever it still owed.
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::string how = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
+                                        : "exited with status " + std::to_string(WEXITSTATUS(status));
+  std::lock_guard lock(mutex_);
+  if (generation != generation_) return;
+  alive_ = false;
+  ++deaths_;
+  last_death_ = "worker process " + std::to_string(pid) + " " + how;
+  if (!pending_.empty() && log_)
+    log_("cuzk: " + name_ + ": " + last_death_ + " with " + std::to_string(pending_.size()) +
+         " partition(s) in flight; they are proved again in a new worker process");
+  for (auto& [id, p] : pending_) {
+    p->died = true;
+    p->done = true;
+  }
+  pending_.clear();
+  replied_.notify_all();
+}
+
+void WorkerProcess::start() {
+  std::lock_guard lock(mutex_);
+  if (!alive_) start_locked();
+}
+
+PartitionResult WorkerProcess::call(worker_protocol::Request request) {
+  Pending pending;
+  int fd = -1;
+  {
+    std::unique_lock lock(mutex_);
+    if (!alive_) start_locked();
+    request.id = next_id_++;
+    pending_[request.id] = &pending;
+    fd = fd_;
+  }
+  bool sent = false;
+  {
+    std::lock_guard w(write_mutex_);
+    sent = worker_protocol::send_frame(fd, worker_protocol::encode(request));
+  }
+  // A failed send means the child is gone: its reader fails every pending request, this one included.
+  (void)sent;
+  std::unique_lock lock(mutex_);
+  replied_.wait(lock, [&] { return pending.done; });
+  if (pending.died) throw WorkerDied(name_ + ": " + last_death_ + " before the partition was proved");
+  return std::move(pending.result);
+}
+
+}  // namespace cuzk::engine

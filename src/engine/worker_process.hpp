@@ -1,0 +1,80 @@
+// A supervised child process that proves partitions for the engine (engine.isolation = "process"):
+// `cuzk-worker` (src/worker/main.cpp) running its own engine on one device, fed over a socket pair.
+//
+// Why a process: on the H200's driver (580.159) a process whose CUDA context took a sticky fault never gets
+// a new one (cudaDeviceReset, then "busy or unavailable" for as long as we waited, 55 s), while a new
+// process has a usable context 0.2 s after the old one exited (`cuzk-bench sticky-probe`). So the worker
+// process exits on a sticky fault, and the next call here starts a new one; every request it had in flight
+// fails with WorkerDied, which the engine retries like any recovered fault. A crashing prover (a segfault
+// in any code) is survived the same way.
+#pragma once
+
+#include <sys/types.h>
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/worker_protocol.hpp"
+
+namespace cuzk::engine {
+
+// The worker process ended (crashed, or exited after a sticky CUDA fault) before it replied.
+struct WorkerDied : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class WorkerProcess {
+ public:
+  // `argv[0]` is the executable; the child also gets `--fd N`, its end of the socket.
+  WorkerProcess(std::string name, std::vector<std::string> argv, std::function<void(const std::string&)> log);
+  ~WorkerProcess();  // closes the socket (the child exits at end of stream) and reaps it
+  WorkerProcess(const WorkerProcess&) = delete;
+  WorkerProcess& operator=(const WorkerProcess&) = delete;
+
+  // Sends the request (its id is assigned here) and waits for the reply, starting the child first if it is
+  // not running. Thread-safe: concurrent calls share the child. Throws WorkerDied when the child ends before
+  // replying, std::runtime_error when it cannot be started.
+  PartitionResult call(worker_protocol::Request request);
+  // Starts the child now if none runs (the engine does at construction, so a child that cannot start is
+  // seen at once); call() does it too.
+  void start();
+
+  std::uint64_t starts() const;    // children started so far
+  std::uint64_t restarts() const;  // of which after one had died
+  const std::string& name() const { return name_; }
+
+ private:
+  struct Pending {
+    bool done = false;
+    bool died = false;
+    PartitionResult result;
+  };
+  void start_locked();  // with mutex_ held
+  void read_replies(int fd, pid_t pid, std::uint64_t generation);
+  void reap_locked();  // with mutex_ held, the child dead: joins its reader, closes the socket
+
+  const std::string name_;
+  const std::vector<std::string> argv_;
+  const std::function<void(const std::string&)> log_;
+  mutable std::mutex mutex_;
+  std::condition_variable replied_;
+  std::mutex write_mutex_;  // one frame at a time on the socket
+  int fd_ = -1;             // the parent's end; -1 when no child runs
+  pid_t pid_ = -1;
+  bool alive_ = false;
+  std::uint64_t generation_ = 0;  // children started
+  std::uint64_t deaths_ = 0;
+  std::string last_death_;
+  std::thread reader_;
+  std::uint64_t next_id_ = 1;
+  std::map<std::uint64_t, Pending*> pending_;  // by request id, of the current child
+};
+
+}  // namespace cuzk::engine

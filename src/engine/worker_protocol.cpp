@@ -1,0 +1,176 @@
+#include "engine/worker_protocol.hpp"
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+namespace cuzk::engine::worker_protocol {
+namespace {
+
+// Frames hold names, paths, proofs and timings: far below this. A larger length is a broken stream.
+constexpr std::uint64_t kMaxFrame = std::uint64_t(64) << 20;
+
+class Writer {
+ public:
+  void u64(std::uint64_t v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
+  void f64(double v) { out_.append(reinterpret_cast<const char*>(&v), sizeof v); }
+  void str(const std::string& s) {
+    u64(s.size());
+    out_ += s;
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& in) : in_(in) {}
+  std::uint64_t u64() {
+    std::uint64_t v;
+    raw(&v, sizeof v);
+    return v;
+  }
+  double f64() {
+    double v;
+    raw(&v, sizeof v);
+    return v;
+  }
+  std::string str() {
+    const std::uint64_t n = u64();
+    if (n > in_.size() - pos_) throw std::runtime_error("worker protocol: a field runs past its frame");
+    std::string s = in_.substr(pos_, n);
+    pos_ += n;
+    return s;
+  }
+
+ private:
+  void raw(void* p, std::size_t n) {
+    if (n > in_.size() - pos_) throw std::runtime_error("worker protocol: a frame ends early");
+    std::memcpy(p, in_.data() + pos_, n);
+    pos_ += n;
+  }
+  const std::string& in_;
+  std::size_t pos_ = 0;
+};
+
+void timings(Writer& w, const std::vector<std::pair<std::string, double>>& t) {
+  w.u64(t.size());
+  for (const auto& [name, ms] : t) {
+    w.str(name);
+    w.f64(ms);
+  }
+}
+
+std::vector<std::pair<std::string, double>> timings(Reader& r) {
+  const std::uint64_t n = r.u64();
+  if (n > 1024) throw std::runtime_error("worker protocol: implausible stage count");
+  std::vector<std::pair<std::string, double>> t;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    std::string name = r.str();
+    t.emplace_back(std::move(name), r.f64());
+  }
+  return t;
+}
+
+}  // namespace
+
+std::string encode(const Request& q) {
+  Writer w;
+  w.u64(q.id);
+  w.str(q.circuit_id);
+  w.str(q.witness_path);
+  w.u64(q.partition);
+  return w.take();
+}
+
+Request decode_request(const std::string& frame) {
+  Reader r(frame);
+  Request q;
+  q.id = r.u64();
+  q.circuit_id = r.str();
+  q.witness_path = r.str();
+  q.partition = static_cast<std::uint32_t>(r.u64());
+  return q;
+}
+
+std::string encode(const Reply& p) {
+  Writer w;
+  const auto& r = p.result;
+  w.u64(p.id);
+  w.u64(static_cast<std::uint64_t>(r.state));
+  w.str(r.proof_json);
+  w.str(r.public_json);
+  w.str(r.proof_bytes);
+  w.str(r.error);
+  w.str(r.plan);
+  w.str(r.prestage);
+  w.u64(r.attempts);
+  timings(w, r.stages.stages_ms);
+  timings(w, r.stages.details_ms);
+  w.f64(r.prove_ms);
+  w.f64(r.verify_ms);
+  return w.take();
+}
+
+Reply decode_reply(const std::string& frame) {
+  Reader in(frame);
+  Reply p;
+  auto& r = p.result;
+  p.id = in.u64();
+  const std::uint64_t state = in.u64();
+  if (state > static_cast<std::uint64_t>(PartitionState::kCancelled))
+    throw std::runtime_error("worker protocol: unknown partition state");
+  r.state = static_cast<PartitionState>(state);
+  r.proof_json = in.str();
+  r.public_json = in.str();
+  r.proof_bytes = in.str();
+  r.error = in.str();
+  r.plan = in.str();
+  r.prestage = in.str();
+  r.attempts = static_cast<unsigned>(in.u64());
+  r.stages.stages_ms = timings(in);
+  r.stages.details_ms = timings(in);
+  r.prove_ms = in.f64();
+  r.verify_ms = in.f64();
+  return p;
+}
+
+bool send_frame(int fd, const std::string& payload) {
+  std::string frame(sizeof(std::uint64_t), '\0');
+  const std::uint64_t n = payload.size();
+  std::memcpy(frame.data(), &n, sizeof n);
+  frame += payload;
+  std::size_t done = 0;
+  while (done < frame.size()) {
+    const ssize_t k = ::send(fd, frame.data() + done, frame.size() - done, MSG_NOSIGNAL);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    done += static_cast<std::size_t>(k);
+  }
+  return true;
+}
+
+std::optional<std::string> read_frame(int fd) {
+  auto read_all = [fd](char* p, std::size_t n) {
+    while (n > 0) {
+      const ssize_t k = ::read(fd, p, n);
+      if (k < 0 && errno == EINTR) continue;
+      if (k <= 0) return false;
+      p += k;
+      n -= static_cast<std::size_t>(k);
+    }
+    return true;
+  };
+  std::uint64_t n = 0;
+  if (!read_all(reinterpret_cast<char*>(&n), sizeof n) || n > kMaxFrame) return std::nullopt;
+  std::string payload(n, '\0');
+  if (!read_all(payload.data(), n)) return std::nullopt;
+  return payload;
+}
+
+}  // namespace cuzk::engine::worker_protocol

@@ -1,0 +1,37 @@
+// What the engine and its worker processes (engine.isolation = "process", worker_process.hpp) say to each
+// other over their socket: length-prefixed frames of little-endian fields. Requests name a circuit of the
+// shared repository and a witness file (inline witnesses are spooled to files first); replies carry the
+// partition's result as the child's engine produced it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "engine/engine.hpp"
+
+namespace cuzk::engine::worker_protocol {
+
+struct Request {
+  std::uint64_t id = 0;
+  std::string circuit_id;
+  std::string witness_path;  // a .wtns file, or a bellperson assignment file
+  std::uint32_t partition = 0;
+};
+
+struct Reply {
+  std::uint64_t id = 0;
+  PartitionResult result;
+};
+
+std::string encode(const Request& r);
+std::string encode(const Reply& r);
+Request decode_request(const std::string& frame);  // throw std::runtime_error on a malformed frame
+Reply decode_reply(const std::string& frame);
+
+// One frame on a stream socket (blocking; EINTR retried). send_frame: false when the peer is gone
+// (no SIGPIPE). read_frame: nullopt at end of stream or on an error.
+bool send_frame(int fd, const std::string& payload);
+std::optional<std::string> read_frame(int fd);
+
+}  // namespace cuzk::engine::worker_protocol

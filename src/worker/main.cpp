@@ -1,0 +1,135 @@
+// cuzk-worker: the worker process of an engine with isolation = "process" (engine/worker_process.hpp). It
+// runs its own engine on one GPU (or the CPU) over the parent's repository and proves the partitions the
+// parent sends on the socket `--fd`, replying as each finishes. It exits at the end of that stream (the
+// parent is gone or done), or at once after a sticky CUDA fault so that the parent can start a new one.
+// Not meant to be run by hand.
+#include <CLI/CLI.hpp>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+
+#include "cuda/fault_plan.hpp"
+#include "engine/engine.hpp"
+#include "engine/worker_protocol.hpp"
+
+namespace {
+
+using namespace cuzk;
+namespace wp = engine::worker_protocol;
+
+cuda::FaultSpec parse_fault(const std::string& s) {
+  cuda::FaultSpec f;
+  if (s.empty()) return f;
+  const auto a = s.find(','), b = s.find(',', a + 1);
+  if (a == std::string::npos || b == std::string::npos) throw CLI::ValidationError("fault spec", s);
+  f.every = std::stoull(s.substr(0, a));
+  f.rate = std::stod(s.substr(a + 1, b - a - 1));
+  f.seed = std::stoull(s.substr(b + 1));
+  return f;
+}
+
+// Replies as partitions finish, in any order; at the end of the request stream waits for those in flight.
+class Replies {
+ public:
+  explicit Replies(int fd) : fd_(fd) {}
+  void begin() {
+    std::lock_guard lock(mutex_);
+    ++in_flight_;
+  }
+  void send(const wp::Reply& reply) {
+    std::lock_guard lock(mutex_);
+    wp::send_frame(fd_, wp::encode(reply));  // the parent gone: nobody to tell
+    --in_flight_;
+    done_.notify_all();
+  }
+  void drain() {
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [&] { return in_flight_ == 0; });
+  }
+
+ private:
+  int fd_;
+  std::mutex mutex_;
+  std::condition_variable done_;
+  unsigned in_flight_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"cuzk-worker: proves partitions for a cuzk engine with isolation = \"process\""};
+  int fd = -1, device = -1;
+  unsigned workers = 1;
+  engine::EngineConfig cfg;
+  std::string repository, alloc, sticky, corrupt;
+  bool no_pin = false, no_self_check = false;
+  app.add_option("--fd", fd, "the socket to the parent")->required();
+  app.add_option("--repository", repository, "the parent's circuit repository")->required();
+  app.add_option("--backend", cfg.backend, "cpu or cuda")->required();
+  app.add_option("--device", device, "the GPU this worker process serves");
+  app.add_option("--workers", workers, "workers (per GPU, or CPU workers)");
+  app.add_option("--memory-budget", cfg.memory_budget);
+  app.add_option("--pinned-budget", cfg.pinned_budget);
+  app.add_option("--max-witness-bytes", cfg.max_witness_bytes);
+  app.add_option("--max-attempts", cfg.max_attempts);
+  app.add_option("--vram-limit", cfg.vram_limit);
+  app.add_option("--vram-margin", cfg.vram_margin);
+  app.add_option("--pinned-pool", cfg.pinned_pool);
+  app.add_option("--fault-alloc", alloc);
+  app.add_option("--fault-sticky", sticky);
+  app.add_option("--fault-corrupt", corrupt);
+  app.add_flag("--no-pin", no_pin);
+  app.add_flag("--no-self-check", no_self_check);
+  CLI11_PARSE(app, argc, argv);
+  try {
+    cfg.repository = repository;
+    cfg.cpu_workers = cfg.gpu_workers_per_device = workers;
+    if (device >= 0) cfg.devices = {device};
+    cfg.pin_keys = !no_pin;
+    cfg.self_check = !no_self_check;
+    cfg.prestage = cfg.pinned_pool > 0;
+    cfg.fault_alloc = parse_fault(alloc);
+    cfg.fault_sticky = parse_fault(sticky);
+    cfg.fault_corrupt = parse_fault(corrupt);
+    cfg.exit_on_sticky = true;
+    engine::Engine e(cfg);
+    // Test hook: the worker process dies (SIGABRT) on the chosen requests, as a crashing prover would.
+    cuda::FaultPlan crash(cuda::fault_spec_from_env("CUZK_FAULT_WORKER_CRASH", {}));
+    Replies replies(fd);
+    while (auto frame = wp::read_frame(fd)) {
+      const wp::Request request = wp::decode_request(*frame);
+      if (crash.fire()) {
+        std::fprintf(stderr, "cuzk-worker: injected crash (CUZK_FAULT_WORKER_CRASH)\n");
+        std::abort();
+      }
+      replies.begin();
+      std::thread([&e, &replies, request] {
+        wp::Reply reply{request.id, {}};
+        try {
+          engine::SubmitRequest s{"p" + std::to_string(request.partition),
+                                  request.circuit_id,
+                                  std::nullopt,
+                                  {},
+                                  {request.witness_path},
+                                  true};
+          const auto result = e.await(e.submit(std::move(s)).job_id);
+          reply.result = result.partitions.at(0);
+          if (reply.result.state != engine::PartitionState::kDone && reply.result.error.empty())
+            reply.result.error = result.error;
+        } catch (const std::exception& ex) {
+          reply.result.state = engine::PartitionState::kFailed;
+          reply.result.error = ex.what();
+        }
+        replies.send(reply);
+      }).detach();
+    }
+    replies.drain();
+    e.shutdown(true);
+    return 0;
+  } catch (const std::exception& ex) {
+    std::fprintf(stderr, "cuzk-worker: %s\n", ex.what());
+    return 1;
+  }
+}

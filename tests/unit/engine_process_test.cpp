@@ -1,0 +1,143 @@
+// engine.isolation = "process" (engine/worker_process.hpp): partitions are proved by a cuzk-worker child
+// process running its own engine on the same repository, and checked here. Real processes, a real socket,
+// real files: a child that dies under a partition (injected with CUZK_FAULT_WORKER_CRASH_EVERY, which the
+// child inherits) is started again and the partition proved again, so no job is lost.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "engine/engine.hpp"
+#include "groth16/bellperson.hpp"
+#include "groth16/verifier.hpp"
+#include "io/json.hpp"
+#include "io/zkey.hpp"
+#include "unit/engine_test_util.hpp"
+
+namespace cuzk::engine {
+namespace {
+
+template <class Curve>
+void expect_valid(const std::filesystem::path& root, const std::string& circuit, const PartitionResult& p) {
+  ASSERT_EQ(p.state, PartitionState::kDone) << p.error;
+  const auto pk = io::read_zkey<Curve>((root / circuit / "circuit.zkey").string());
+  EXPECT_TRUE(groth16::verify(pk.verifying_key(), io::public_from_json<Curve>(p.public_json, "public"),
+                              io::proof_from_json<Curve>(p.proof_json, "proof"))
+                  .valid);
+}
+
+EngineConfig process_config(const test::TempRepository& repo, const std::filesystem::path& spool) {
+  EngineConfig cfg;
+  cfg.repository = repo.root();
+  cfg.backend = "cpu";
+  cfg.isolation = "process";
+  cfg.worker_exe = CUZK_WORKER_EXE;
+  cfg.spool_dir = spool;
+  cfg.log = [](const std::string&) {};
+  return cfg;
+}
+
+std::size_t files_in(const std::filesystem::path& dir) {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
+  return n;
+}
+
+TEST(EngineProcess, WorkerProcessesProveAndEveryProofIsCheckedHere) {
+  test::TempRepository repo;
+  const auto bn = repo.add<Bn254>("bn", 300, 2);
+  const auto bls = repo.add<Bls12_381>("bls", 200, 2, "partitions = 2\n");
+  const auto bp = repo.add_bellperson("bp", 10, 2);
+  const auto spool = repo.root() / "spool";
+  std::filesystem::create_directories(spool);
+  auto cfg = process_config(repo, spool);
+  cfg.cpu_workers = 2;
+  Engine e(cfg);
+  std::vector<std::string> bn_jobs, bls_jobs;
+  for (int i = 0; i < 4; ++i) bn_jobs.push_back(e.submit({"bn", "bn", std::nullopt, {bn[i % 2]}}).job_id);
+  // Witness files are read by the worker process directly; inline ones go through the spool.
+  bls_jobs.push_back(e.submit({"paths",
+                               "bls",
+                               std::nullopt,
+                               {},
+                               {(repo.root() / "bls" / "witness-0.wtns").string(),
+                                (repo.root() / "bls" / "witness-1.wtns").string()}})
+                         .job_id);
+  bls_jobs.push_back(e.submit({"inline", "bls", std::nullopt, bls}).job_id);
+  const auto bp_job = e.submit({"bp", "bp", std::nullopt, bp}).job_id;
+  for (const auto& id : bn_jobs) {
+    const auto r = e.await(id);
+    ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+    expect_valid<Bn254>(repo.root(), "bn", r.partitions.at(0));
+    EXPECT_EQ(r.partitions[0].plan, "cpu");
+    EXPECT_GT(r.partitions[0].verify_ms, 0.0);  // checked here too
+  }
+  for (const auto& id : bls_jobs) {
+    const auto r = e.await(id);
+    ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+    ASSERT_EQ(r.partitions.size(), 2u);
+    for (const auto& p : r.partitions) expect_valid<Bls12_381>(repo.root(), "bls", p);
+  }
+  const auto rb = e.await(bp_job);
+  ASSERT_EQ(rb.status, JobStatus::kCompleted) << rb.error;
+  for (const auto& p : rb.partitions) EXPECT_EQ(p.proof_bytes.size(), 192u);
+  EXPECT_EQ(files_in(spool), 0u) << "spooled witnesses outlived their jobs";
+  EXPECT_EQ(e.status().faults.worker_restarts, 0u);
+}
+
+TEST(EngineProcess, AWorkerProcessThatDiesIsStartedAgainAndNoJobIsLost) {
+  test::TempRepository repo;
+  const auto bn = repo.add<Bn254>("bn", 300, 2, "partitions = 2\n");
+  const auto spool = repo.root() / "spool";
+  std::filesystem::create_directories(spool);
+  // Every third request the child receives kills it. One worker: requests are sequential, so the partition
+  // that died is the first request of the next child and is proved there.
+  ::setenv("CUZK_FAULT_WORKER_CRASH_EVERY", "3", 1);
+  auto cfg = process_config(repo, spool);
+  cfg.cpu_workers = 1;
+  std::vector<std::string> lines;
+  std::mutex m;
+  cfg.log = [&](const std::string& l) {
+    std::lock_guard g(m);
+    lines.push_back(l);
+  };
+  {
+    Engine e(cfg);  // every child it starts inherits the variable
+    std::vector<std::string> jobs;
+    for (int i = 0; i < 5; ++i) jobs.push_back(e.submit({"j", "bn", std::nullopt, bn}).job_id);
+    for (const auto& id : jobs) {
+      const auto r = e.await(id);
+      ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+      for (const auto& p : r.partitions) expect_valid<Bn254>(repo.root(), "bn", p);
+    }
+    const auto s = e.status();
+    // 10 partitions, two per child before the third request kills it.
+    EXPECT_GE(s.faults.worker_restarts, 3u);
+    EXPECT_GE(s.faults.retries, s.faults.worker_restarts);
+  }
+  ::unsetenv("CUZK_FAULT_WORKER_CRASH_EVERY");
+  std::lock_guard g(m);
+  bool told = false;
+  for (const auto& l : lines)
+    told = told || l.find("proved again in a new worker process") != std::string::npos;
+  EXPECT_TRUE(told) << "the death of a worker process was not logged";
+  EXPECT_EQ(files_in(spool), 0u);
+}
+
+TEST(EngineProcess, AMissingWorkerExecutableIsAClearError) {
+  test::TempRepository repo;
+  auto cfg = process_config(repo, repo.root());
+  cfg.worker_exe = repo.root() / "no-such-worker";
+  try {
+    Engine e(cfg);
+    ADD_FAILURE() << "an engine started without its worker executable";
+  } catch (const std::invalid_argument& err) {
+    EXPECT_NE(std::string(err.what()).find("no-such-worker"), std::string::npos) << err.what();
+  }
+  cfg.worker_exe = CUZK_WORKER_EXE;
+  cfg.isolation = "fork";
+  EXPECT_THROW(Engine e(cfg), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace cuzk::engine
