@@ -102,6 +102,15 @@ Config load_config(const std::optional<std::string>& path) {
     if (!v) throw ConfigError("engine.prestage must be true or false");
     c.engine.prestage = *v;
   }
+  str("engine", "isolation", c.engine.isolation);
+  if (c.engine.isolation != "thread" && c.engine.isolation != "process")
+    throw ConfigError("engine.isolation must be \"thread\" or \"process\", not \"" + c.engine.isolation +
+                      "\"");
+  std::string worker_exe = c.engine.worker_exe.string(), spool_dir = c.engine.spool_dir.string();
+  str("engine", "worker_exe", worker_exe);
+  str("engine", "spool_dir", spool_dir);
+  c.engine.worker_exe = worker_exe;
+  c.engine.spool_dir = spool_dir;
   std::uint64_t seed = 1;
   if (auto n = t["faults"]["seed"]) {
     auto v = n.value<std::int64_t>();

@@ -267,6 +267,35 @@ TEST(Daemon, InjectedCorruptionIsCaughtRetriedAndCounted) {
   EXPECT_EQ(j["partitions_by_plan"]["cpu"], 4);
 }
 
+// isolation = "process": the daemon's worker process (cuzk-worker, next to the daemon) proves; killed on
+// every third request it receives (CUZK_FAULT_WORKER_CRASH_EVERY, inherited), it is started again and the
+// partitions it took down with it are proved again. Clients see only valid proofs; /metrics counts restarts.
+TEST(Daemon, WorkerProcessesThatDieAreStartedAgainAndClientsSeeOnlyProofs) {
+  test::TempRepository repo;
+  auto w = repo.add<Bn254>("c", 200, 2);
+  ::setenv("CUZK_FAULT_WORKER_CRASH_EVERY", "3", 1);
+  Daemon d(repo.root(), "[engine]\nisolation = \"process\"\ncpu_workers = 1\n");
+  ::unsetenv("CUZK_FAULT_WORKER_CRASH_EVERY");
+  for (int i = 0; i < 5; ++i) {  // requests 3 and 6 of the worker processes kill them: two restarts
+    v1::SubmitProofResponse sub;
+    grpc::ClientContext ctx;
+    ASSERT_TRUE(d.stub().SubmitProof(&ctx, request("p" + std::to_string(i), "c", w[i % 2]), &sub).ok());
+    v1::AwaitProofRequest a;
+    a.set_job_id(sub.job_id());
+    v1::AwaitProofResponse r;
+    grpc::ClientContext actx;
+    ASSERT_TRUE(d.stub().AwaitProof(&actx, a, &r).ok());
+    expect_valid<Bn254>(repo.root(), "c", r);
+  }
+  httplib::Client http("127.0.0.1", d.http_port());
+  const auto status = http.Get("/status");
+  ASSERT_TRUE(status);
+  EXPECT_GE(nlohmann::json::parse(status->body)["faults"]["worker_restarts"].get<int>(), 2);
+  const auto metrics = http.Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_NE(metrics->body.find("cuzk_faults_total{kind=\"worker_restart\"}"), std::string::npos);
+}
+
 TEST(Daemon, SigtermDrainsAcknowledgedJobs) {
   test::TempRepository repo;
   auto w = repo.add<Bn254>("c", 1500);

@@ -216,6 +216,52 @@ TEST(EngineFaults, PreStagingNeverTakesWhatTheProofInProgressNeeds) {
   cuda::set_vram_policy({});
 }
 
+// Sticky faults with isolation = "process": the worker process whose context is poisoned exits, a new one
+// gets the GPU at once (this driver never gives the old process a context again), and the partitions in
+// flight are proved again there. The GPU is never declared lost and no job fails.
+TEST(EngineFaults, AStickyFaultInAWorkerProcessCostsOnlyARestart) {
+  CUZK_REQUIRE_GPU();
+  test::TempRepository repo;
+  auto w = repo.add<Bls12_381>("c", 1000, 2, "partitions = 2\n");
+  const auto pk = io::read_zkey<Bls12_381>((repo.root() / "c" / "circuit.zkey").string());
+  eng::EngineConfig cfg;
+  cfg.repository = repo.root();
+  cfg.backend = "cuda";
+  cfg.isolation = "process";
+  cfg.worker_exe = CUZK_WORKER_EXE;
+  cfg.gpu_workers_per_device = 2;
+  cfg.devices = {0};
+  cfg.max_attempts = 4;
+  cfg.fault_sticky = {5, 0, 1};  // every child poisons its context in its fifth GPU proof
+  std::size_t completed = 0;
+  eng::EngineStatus s;
+  {
+    eng::Engine e(cfg);
+    std::vector<std::string> ids;
+    for (int j = 0; j < 10; ++j) ids.push_back(e.submit({"s", "c", std::nullopt, w}).job_id);
+    for (const auto& id : ids) {
+      const auto r = e.await(id);
+      EXPECT_EQ(r.status, eng::JobStatus::kCompleted) << r.error;
+      if (r.status != eng::JobStatus::kCompleted) continue;
+      ++completed;
+      for (const auto& p : r.partitions) {
+        EXPECT_NE(p.plan, "cpu-fallback");
+        EXPECT_TRUE(groth16::verify(pk.verifying_key(),
+                                    io::public_from_json<Bls12_381>(p.public_json, "public"),
+                                    io::proof_from_json<Bls12_381>(p.proof_json, "proof"))
+                        .valid);
+      }
+    }
+    s = e.status();
+  }
+  EXPECT_EQ(completed, 10u);
+  EXPECT_GE(s.faults.worker_restarts, 3u);
+  std::printf("sticky faults in worker processes: %zu jobs proved, %llu worker restarts, %llu retries\n",
+              completed, static_cast<unsigned long long>(s.faults.worker_restarts),
+              static_cast<unsigned long long>(s.faults.retries));
+  std::fflush(stdout);
+}
+
 TEST(EngineFaults, InjectedFaultsOfEveryKindEndInProofsAndLeaveNothingBehind) {
   CUZK_REQUIRE_GPU();
   cuda::select_device(0);
