@@ -64,8 +64,19 @@ void WorkerProcess::start_locked() {
   std::vector<char*> cargs;
   for (auto& a : args) cargs.push_back(a.data());
   cargs.push_back(nullptr);
+  // The daemon blocks its termination signals in every thread (it waits for them in one): the child starts
+  // with none blocked and default dispositions, like any process.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   pid_t pid = -1;
-  const int rc = ::posix_spawn(&pid, cargs[0], &actions, nullptr, cargs.data(), environ);
+  const int rc = ::posix_spawn(&pid, cargs[0], &actions, &attr, cargs.data(), environ);
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&actions);
   ::close(sv[1]);
   if (rc != 0) {

@@ -4,11 +4,12 @@
 // parent is gone or done), or at once after a sticky CUDA fault so that the parent can start a new one.
 // Not meant to be run by hand.
 #include <CLI/CLI.hpp>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <list>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "cuda/fault_plan.hpp"
 #include "engine/engine.hpp"
@@ -30,30 +31,57 @@ cuda::FaultSpec parse_fault(const std::string& s) {
   return f;
 }
 
-// Replies as partitions finish, in any order; at the end of the request stream waits for those in flight.
-class Replies {
+// One thread per partition in flight (each waits for its job in the engine), replying as it finishes, in
+// any order. Finished threads are joined before the next one starts and at the end, so a worker process
+// that lives for months holds only the threads it needs.
+class Handlers {
  public:
-  explicit Replies(int fd) : fd_(fd) {}
-  void begin() {
+  explicit Handlers(int fd) : fd_(fd) {}
+  ~Handlers() { join_all(); }
+
+  template <class F>
+  void spawn(F handle) {
+    join_finished();
     std::lock_guard lock(mutex_);
-    ++in_flight_;
+    auto it = threads_.emplace(threads_.end());
+    *it = std::thread([this, handle, it] {
+      const wp::Reply reply = handle();
+      std::lock_guard l(mutex_);
+      wp::send_frame(fd_, wp::encode(reply));  // the parent gone: nobody to tell
+      finished_.push_back(it);
+    });
   }
-  void send(const wp::Reply& reply) {
-    std::lock_guard lock(mutex_);
-    wp::send_frame(fd_, wp::encode(reply));  // the parent gone: nobody to tell
-    --in_flight_;
-    done_.notify_all();
-  }
-  void drain() {
+
+  void join_all() {
     std::unique_lock lock(mutex_);
-    done_.wait(lock, [&] { return in_flight_ == 0; });
+    while (!threads_.empty()) {
+      std::thread t = std::move(threads_.front());
+      threads_.pop_front();
+      lock.unlock();
+      t.join();
+      lock.lock();
+    }
+    finished_.clear();
   }
 
  private:
+  void join_finished() {
+    std::vector<std::thread> done;
+    {
+      std::lock_guard lock(mutex_);
+      for (auto it : finished_) {
+        done.push_back(std::move(*it));
+        threads_.erase(it);
+      }
+      finished_.clear();
+    }
+    for (auto& t : done) t.join();
+  }
+
   int fd_;
   std::mutex mutex_;
-  std::condition_variable done_;
-  unsigned in_flight_ = 0;
+  std::list<std::thread> threads_;
+  std::vector<std::list<std::thread>::iterator> finished_;
 };
 
 }  // namespace
@@ -97,15 +125,14 @@ int main(int argc, char** argv) {
     engine::Engine e(cfg);
     // Test hook: the worker process dies (SIGABRT) on the chosen requests, as a crashing prover would.
     cuda::FaultPlan crash(cuda::fault_spec_from_env("CUZK_FAULT_WORKER_CRASH", {}));
-    Replies replies(fd);
+    Handlers handlers(fd);
     while (auto frame = wp::read_frame(fd)) {
       const wp::Request request = wp::decode_request(*frame);
       if (crash.fire()) {
         std::fprintf(stderr, "cuzk-worker: injected crash (CUZK_FAULT_WORKER_CRASH)\n");
         std::abort();
       }
-      replies.begin();
-      std::thread([&e, &replies, request] {
+      handlers.spawn([&e, request] {
         wp::Reply reply{request.id, {}};
         try {
           engine::SubmitRequest s{"p" + std::to_string(request.partition),
@@ -122,10 +149,10 @@ int main(int argc, char** argv) {
           reply.result.state = engine::PartitionState::kFailed;
           reply.result.error = ex.what();
         }
-        replies.send(reply);
-      }).detach();
+        return reply;
+      });
     }
-    replies.drain();
+    handlers.join_all();  // the parent is gone or done: finish what it asked for, then stop
     e.shutdown(true);
     return 0;
   } catch (const std::exception& ex) {
