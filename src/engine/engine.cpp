@@ -91,6 +91,7 @@ Engine::Engine(EngineConfig config)
   const bool in_process = config_.isolation == "thread";
 
   if (!in_process) {
+    repository_.set_verifying_only(true);  // the worker processes hold the proving keys
     start_worker_processes(gpus);
   } else if (backend_ == "cuda") {
     std::vector<int> ordinals = config_.devices;
@@ -250,7 +251,10 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
             groth16::check_witness_shape(pk, s.count, s.first);
           } else {
             ws[i] = io::read_wtns_bytes<C>(std::move(req.witnesses[i]), label);
-            groth16::check_prove_inputs(pk, ws[i]);
+            if (circuit->verifying_only)  // no point arrays to check them against: the worker process does
+              groth16::check_witness_shape(pk, ws[i].size(), ws[i].empty() ? C::Fr::zero() : ws[i][0]);
+            else
+              groth16::check_prove_inputs(pk, ws[i]);
           }
         } catch (const io::FormatError& e) {
           throw RequestError(e.what());

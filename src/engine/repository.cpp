@@ -86,6 +86,11 @@ void Repository::set_pinner(Pinner pin, std::size_t pinned_budget_bytes) {
   pinned_budget_ = pinned_budget_bytes;
 }
 
+void Repository::set_verifying_only(bool on) {
+  std::lock_guard lock(mutex_);
+  verifying_only_ = on;
+}
+
 std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
   if (!valid_id(id)) throw RepositoryError("invalid circuit id '" + id + "'");
   const auto dir = root_ / id, zkey = dir / "circuit.zkey", params = dir / "circuit.params";
@@ -108,12 +113,17 @@ std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
     mapped.reset();
   auto circuit = std::make_shared<Circuit>();
   circuit->id = id;
+  {
+    std::lock_guard lock(mutex_);
+    circuit->verifying_only = verifying_only_;
+  }
+  const bool vk_only = circuit->verifying_only;
   circuit->config = read_config(dir / "circuit.toml", id, has_zkey ? "groth16" : "bellperson");
   if (circuit->config.kind == "bellperson") {
     if (!has_params)
       throw RepositoryError("circuit '" + id + "': kind \"bellperson\" needs " + params.string());
     try {
-      auto p = io::bellperson::read_params(params.string());
+      auto p = io::bellperson::read_params(params.string(), false, vk_only);
       circuit->curve = io::CurveId::bls12_381;
       circuit->bytes = key_bytes(p);
       circuit->key = std::move(p);
@@ -127,8 +137,8 @@ std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
   try {
     circuit->curve = mapped ? mapped->curve : io::peek_curve(zkey.string());
     io::with_curve(circuit->curve, [&]<class C>() {
-      auto pk = mapped ? io::read_zkey<C>(zkey.string(), std::move(*mapped->file))
-                       : io::read_zkey<C>(zkey.string());
+      auto pk = mapped ? io::read_zkey<C>(zkey.string(), std::move(*mapped->file), vk_only)
+                       : io::read_zkey<C>(zkey.string(), io::MappedFile(zkey.string()), vk_only);
       circuit->bytes = key_bytes(pk);
       circuit->key = std::move(pk);
     });

@@ -61,6 +61,9 @@ struct Circuit {
   CircuitConfig config;
   std::size_t bytes = 0;  // host memory the key occupies
   std::variant<groth16::ProvingKey<Bn254>, groth16::ProvingKey<Bls12_381>, io::bellperson::Params> key;
+  // The key holds its verifying key and counts only, no points (Repository::set_verifying_only): it can
+  // check witnesses' shapes and proofs, not prove.
+  bool verifying_only = false;
   bool bellperson() const { return std::holds_alternative<io::bellperson::Params>(key); }
   // Page-lock registrations of the key's big vectors; declared after `key` so that they are released
   // before the memory they cover.
@@ -106,6 +109,11 @@ class Repository {
   // Keys loaded from now on have their point vectors page-locked through `pin`, while the pinned total stays
   // within `pinned_budget_bytes` (0: only the host budget limits it). Set once, before the first load.
   void set_pinner(Pinner pin, std::size_t pinned_budget_bytes);
+
+  // Keys loaded from now on hold only their verifying key and shape (Circuit::verifying_only): for a process
+  // that hands the proving to worker processes (engine.isolation = "process") and only checks witnesses
+  // and proofs, so the keys are not held twice in host memory. Set once, before the first load.
+  void set_verifying_only(bool on);
 
   const std::filesystem::path& root() const { return root_; }
 
@@ -159,6 +167,7 @@ class Repository {
   std::filesystem::path root_;
   std::size_t budget_;
   Pinner pinner_;
+  bool verifying_only_ = false;
   std::size_t pinned_budget_ = 0;
   std::size_t pinning_ = 0;  // bytes being registered by loads in progress
   mutable std::mutex mutex_;

@@ -70,6 +70,19 @@ class Reader {
     return out;
   }
 
+  // Steps over `count` points of one vector without decoding them (a verifying-only read); a file too short
+  // for them is still an error.
+  template <class P>
+  std::size_t skip(const char* what, std::size_t count) {
+    constexpr std::size_t size = std::is_same_v<P, G1> ? kG1 : kG2;
+    if (count > (bytes_.size() - pos_) / size)
+      fail("truncated: " + std::string(what) + " has " + std::to_string(count) + " points (" +
+           std::to_string(count * size) + " bytes) at offset " + std::to_string(pos_) + ", but only " +
+           std::to_string(bytes_.size() - pos_) + " bytes remain");
+    pos_ += count * size;
+    return count;
+  }
+
   std::size_t remaining() const { return bytes_.size() - pos_; }
   [[noreturn]] void fail(const std::string& what) const { throw FormatError(path_, what); }
 
@@ -136,24 +149,33 @@ std::ofstream open_out(const std::string& path) {
 
 }  // namespace
 
-Params read_params(const std::string& path, bool check_subgroup) {
+Params read_params(const std::string& path, bool check_subgroup, bool verifying_only) {
   Reader r(path);
   Params p;
   p.vk = read_vk_part(r);
+  Params::Lengths n;
+  // Each vector decoded, or (verifying_only) stepped over with its length kept.
+  auto vector = [&]<class P>(std::vector<P>& out, const char* what, std::size_t count) {
+    if (verifying_only)
+      r.skip<P>(what, count);
+    else
+      out = r.points<P>(what, count, check_subgroup, false);
+    return count;
+  };
   const std::uint32_t h = r.u32("h_len");
   if (((std::uint64_t(h) + 1) & std::uint64_t(h)) != 0)
     r.fail("h_len " + std::to_string(h) + " is not 2^k − 1 (the FFT domain minus one)");
-  p.h = r.points<G1>("h", h, check_subgroup, false);
-  p.l = r.points<G1>("l", r.u32("l_len"), check_subgroup, false);
-  p.a = r.points<G1>("a", r.u32("a_len"), check_subgroup, false);
-  if (p.a.size() < p.vk.ic.size())
-    r.fail("a has " + std::to_string(p.a.size()) + " points, fewer than the " +
-           std::to_string(p.vk.ic.size()) + " inputs it starts with");
-  p.b_g1 = r.points<G1>("b_g1", r.u32("b_g1_len"), check_subgroup, false);
+  n.h = vector(p.h, "h", h);
+  n.l = vector(p.l, "l", r.u32("l_len"));
+  n.a = vector(p.a, "a", r.u32("a_len"));
+  if (n.a < p.vk.ic.size())
+    r.fail("a has " + std::to_string(n.a) + " points, fewer than the " + std::to_string(p.vk.ic.size()) +
+           " inputs it starts with");
+  n.b = vector(p.b_g1, "b_g1", r.u32("b_g1_len"));
   const std::uint32_t b2 = r.u32("b_g2_len");
-  if (b2 != p.b_g1.size())
-    r.fail("b_g2_len " + std::to_string(b2) + " differs from b_g1_len " + std::to_string(p.b_g1.size()));
-  p.b_g2 = r.points<G2>("b_g2", b2, check_subgroup, false);
+  if (b2 != n.b) r.fail("b_g2_len " + std::to_string(b2) + " differs from b_g1_len " + std::to_string(n.b));
+  vector(p.b_g2, "b_g2", b2);
+  if (verifying_only) p.lengths_only = n;
   return p;
 }
 

@@ -12,6 +12,7 @@
 // byte offset. Bytes after b_g2 are ignored (ceremony files carry an MPC trailer there).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,10 +38,21 @@ struct Params {
   std::vector<G1> l;        // one per aux variable
   std::vector<G1> a, b_g1;  // inputs then aux with a non-zero A (B) polynomial
   std::vector<G2> b_g2;
+  // The vectors' lengths; read with `verifying_only`, the vectors stay empty and only these are kept.
+  struct Lengths {
+    std::size_t h = 0, l = 0, a = 0, b = 0;  // b: of b_g1 and b_g2
+    bool operator==(const Lengths&) const = default;
+  };
+  std::optional<Lengths> lengths_only;
+  Lengths lengths() const {
+    return lengths_only ? *lengths_only : Lengths{h.size(), l.size(), a.size(), b_g1.size()};
+  }
   bool operator==(const Params&) const = default;
 };
 
-Params read_params(const std::string& path, bool check_subgroup = false);
+// verifying_only: the verifying key and the vectors' lengths, the points stepped over (not decoded, not
+// held): what a process that only checks proofs and assignments needs (engine.isolation = "process").
+Params read_params(const std::string& path, bool check_subgroup = false, bool verifying_only = false);
 VerifyingKey read_vk(const std::string& path);
 
 void write_params(const std::string& path, const Params& params);

@@ -225,7 +225,7 @@ groth16::ProvingKey<Curve> read_zkey(const std::string& path) {
 }
 
 template <class Curve>
-groth16::ProvingKey<Curve> read_zkey(const std::string& name, MappedFile file) {
+groth16::ProvingKey<Curve> read_zkey(const std::string& name, MappedFile file, bool verifying_only) {
   using G1 = typename Curve::G1;
   using G2 = typename Curve::G2;
   BinFile f(name, std::move(file), {"zkey"});
@@ -247,6 +247,7 @@ groth16::ProvingKey<Curve> read_zkey(const std::string& name, MappedFile file) {
   read_point(s2, pk.delta2, "delta2");
 
   pk.ic = read_points<G1>(f, h, 3, "IC");
+  if (verifying_only) return pk;
   pk.coefs = read_coefs<Curve>(f, h);
   pk.a = read_points<G1>(f, h, 5, "A");
   pk.b1 = read_points<G1>(f, h, 6, "B1");
@@ -367,8 +368,8 @@ std::string ZkeyInfo::to_string() const {
 
 template groth16::ProvingKey<Bn254> read_zkey<Bn254>(const std::string&);
 template groth16::ProvingKey<Bls12_381> read_zkey<Bls12_381>(const std::string&);
-template groth16::ProvingKey<Bn254> read_zkey<Bn254>(const std::string&, MappedFile);
-template groth16::ProvingKey<Bls12_381> read_zkey<Bls12_381>(const std::string&, MappedFile);
+template groth16::ProvingKey<Bn254> read_zkey<Bn254>(const std::string&, MappedFile, bool);
+template groth16::ProvingKey<Bls12_381> read_zkey<Bls12_381>(const std::string&, MappedFile, bool);
 template void write_zkey<Bn254>(const std::string&, const groth16::ProvingKey<Bn254>&);
 template void write_zkey<Bls12_381>(const std::string&, const groth16::ProvingKey<Bls12_381>&);
 

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <mutex>
 
 #include "cuda/device.hpp"
@@ -228,7 +229,10 @@ TEST(EngineFaults, AStickyFaultInAWorkerProcessCostsOnlyARestart) {
   cfg.repository = repo.root();
   cfg.backend = "cuda";
   cfg.isolation = "process";
-  cfg.worker_exe = CUZK_WORKER_EXE;
+  // The build tree's worker, or (on the GPU machine, from scripts/gpu-bundle) the one beside this test.
+  cfg.worker_exe = std::filesystem::exists(CUZK_WORKER_EXE)
+                       ? std::filesystem::path(CUZK_WORKER_EXE)
+                       : std::filesystem::read_symlink("/proc/self/exe").parent_path() / "cuzk-worker";
   cfg.gpu_workers_per_device = 2;
   cfg.devices = {0};
   cfg.max_attempts = 4;

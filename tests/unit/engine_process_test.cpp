@@ -48,6 +48,7 @@ TEST(EngineProcess, WorkerProcessesProveAndEveryProofIsCheckedHere) {
   const auto bn = repo.add<Bn254>("bn", 300, 2);
   const auto bls = repo.add<Bls12_381>("bls", 200, 2, "partitions = 2\n");
   const auto bp = repo.add_bellperson("bp", 10, 2);
+  const auto other = repo.add<Bn254>("other", 100);
   const auto spool = repo.root() / "spool";
   std::filesystem::create_directories(spool);
   auto cfg = process_config(repo, spool);
@@ -82,7 +83,20 @@ TEST(EngineProcess, WorkerProcessesProveAndEveryProofIsCheckedHere) {
   ASSERT_EQ(rb.status, JobStatus::kCompleted) << rb.error;
   for (const auto& p : rb.partitions) EXPECT_EQ(p.proof_bytes.size(), 192u);
   EXPECT_EQ(files_in(spool), 0u) << "spooled witnesses outlived their jobs";
-  EXPECT_EQ(e.status().faults.worker_restarts, 0u);
+  const auto s = e.status();
+  EXPECT_EQ(s.faults.worker_restarts, 0u);
+  // This process holds verifying keys only: the worker process holds the proving keys.
+  for (const auto& c : s.circuits) EXPECT_LT(c.bytes, 64u * 1024) << c.id << " holds " << c.bytes << " bytes";
+  // A malformed request is still this client's error at once, checked against the key's shape.
+  try {
+    e.submit({"bad", "bn", std::nullopt, {other[0]}});
+    ADD_FAILURE() << "a witness of another circuit was accepted";
+  } catch (const RequestError& err) {
+    EXPECT_NE(std::string(err.what()).find("signals"), std::string::npos) << err.what();
+  }
+  auto wrong = bp[0];
+  wrong.resize(wrong.size() / 2);
+  EXPECT_THROW(e.submit({"bad", "bp", std::nullopt, {wrong, bp[1]}}), RequestError);
 }
 
 TEST(EngineProcess, AWorkerProcessThatDiesIsStartedAgainAndNoJobIsLost) {

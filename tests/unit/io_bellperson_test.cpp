@@ -92,6 +92,31 @@ TEST(IoBellperson, RoundTripAndDocumentedSize) {
   EXPECT_EQ(bellperson::read_params(f.path), p);
 }
 
+// A verifying-only read (engine.isolation = "process"): the verifying key and the vectors' lengths, no
+// points; a file too short for the vectors it announces is still refused.
+TEST(IoBellperson, VerifyingOnlyReadKeepsTheKeyAndTheLengths) {
+  const auto p = sample(3, 16, 20, 9);
+  TempFile f;
+  bellperson::write_params(f.path, p);
+  const auto v = bellperson::read_params(f.path, false, true);
+  EXPECT_EQ(v.vk, p.vk);
+  EXPECT_TRUE(v.h.empty() && v.l.empty() && v.a.empty() && v.b_g1.empty() && v.b_g2.empty());
+  ASSERT_TRUE(v.lengths_only);
+  EXPECT_EQ(v.lengths(), p.lengths());
+  EXPECT_EQ(p.lengths().h, 15u);
+  EXPECT_EQ(p.lengths().l, 20u);
+  EXPECT_EQ(p.lengths().b, 9u);
+  auto b = bytes_of(f.path);
+  b.resize(b.size() - 1);
+  put(f.path, b);
+  try {
+    bellperson::read_params(f.path, false, true);
+    ADD_FAILURE() << "a truncated file was accepted";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("truncated: b_g2"), std::string::npos) << e.what();
+  }
+}
+
 TEST(IoBellperson, RejectsBadFilesWithTheirOffset) {
   const auto p = sample(2, 8, 6, 4);
   TempFile f;

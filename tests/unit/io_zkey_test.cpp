@@ -68,6 +68,16 @@ TYPED_TEST(IoCurveTest, ZkeyRoundTrip) {
   EXPECT_EQ(info.sections.size(), 10u);
   EXPECT_NE(info.to_string().find(C::snarkjs_name), std::string::npos);
   EXPECT_EQ(io::peek_curve(path), io::curve_id_of<C>);
+
+  // Verifying only: the header, the verifying key and IC; nothing else is decoded or held.
+  const auto v = io::read_zkey<C>(path, io::MappedFile(path), true);
+  EXPECT_EQ(v.n_vars, pk.n_vars);
+  EXPECT_EQ(v.n_public, pk.n_public);
+  EXPECT_EQ(v.domain_size, pk.domain_size);
+  EXPECT_TRUE(v.verifying_key().alpha1 == pk.verifying_key().alpha1);
+  EXPECT_TRUE(v.delta2 == pk.delta2 && v.gamma2 == pk.gamma2 && v.beta2 == pk.beta2);
+  EXPECT_EQ(v.ic, pk.ic);
+  EXPECT_TRUE(v.coefs.empty() && v.a.empty() && v.b1.empty() && v.b2.empty() && v.c.empty() && v.h.empty());
 }
 
 // write_zkey reproduces snarkjs' bytes for sections 1–9 (snarkjs writes them in another order).
