@@ -502,6 +502,24 @@ EngineStatus Engine::status(bool with_jobs) const {
     s.devices.push_back(std::move(ds));
   }
 #endif
+  // isolation = process: the GPUs, their faults and the pinned memory are the worker processes'. Asked
+  // without the engine's lock; a worker that does not answer at once is left out of this page.
+  std::vector<EngineStatus> workers;
+  for (const auto& p : processes_)
+    if (auto ws = p->status(std::chrono::milliseconds(2000))) workers.push_back(std::move(*ws));
+  for (auto& ws : workers) {
+    for (auto& d : ws.devices) {
+      for (auto& c : s.circuits)
+        if (std::find(d.resident_circuits.begin(), d.resident_circuits.end(), c.id) !=
+            d.resident_circuits.end())
+          c.tier = Tier::kGpu;
+      s.devices.push_back(std::move(d));
+    }
+    s.pinned_bytes += ws.pinned_bytes;
+    s.pinned_budget += ws.pinned_budget;
+    s.pinned_pool_bytes += ws.pinned_pool_bytes;
+    s.pinned_pool_budget += ws.pinned_pool_budget;
+  }
   std::lock_guard lock(mutex_);
   if (with_jobs)
     for (const auto& [seq, job] : jobs_) s.jobs.push_back(snapshot(*job, false));
@@ -512,6 +530,14 @@ EngineStatus Engine::status(bool with_jobs) const {
   s.cancelled = cancelled_;
   s.faults = faults_;
   for (const auto& p : processes_) s.faults.worker_restarts += p->restarts();
+  // The workers' own faults since they started (a restarted worker starts counting again).
+  for (const auto& ws : workers) {
+    s.faults.out_of_memory += ws.faults.out_of_memory;
+    s.faults.context_lost += ws.faults.context_lost;
+    s.faults.self_check += ws.faults.self_check;
+    s.faults.retries += ws.faults.retries;
+    s.faults.vram_leaks += ws.faults.vram_leaks;
+  }
 #ifdef CUZK_HAVE_CUDA
   if (pinned_pool_) {
     const auto ps = pinned_pool_->stats();

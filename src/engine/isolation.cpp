@@ -119,7 +119,8 @@ std::vector<std::string> Engine::spool(SubmitRequest& req) {
 }
 
 void Engine::prove_in_worker_process(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
-  const worker_protocol::Request request{0, job.circuit->id, job.witness_paths.at(partition), partition};
+  const worker_protocol::Request request{0, worker_protocol::RequestKind::kProve, job.circuit->id,
+                                         job.witness_paths.at(partition), partition};
   unsigned child_attempts = 1;
   with_attempts(w, job, partition, r, [&] {
     PartitionResult got = w.process->call(request);

@@ -107,7 +107,7 @@ void WorkerProcess::read_replies(int fd, pid_t pid, std::uint64_t generation) {
     }
     std::lock_guard lock(mutex_);
     if (auto it = pending_.find(reply.id); it != pending_.end()) {
-      it->second->result = std::move(reply.result);
+      it->second->reply = std::move(reply);
       it->second->done = true;
       pending_.erase(it);
       replied_.notify_all();
@@ -140,27 +140,44 @@ void WorkerProcess::start() {
   if (!alive_) start_locked();
 }
 
+void WorkerProcess::send_locked(std::unique_lock<std::mutex>& lock, worker_protocol::Request& request,
+                                Pending& pending) {
+  request.id = next_id_++;
+  pending_[request.id] = &pending;
+  const int fd = fd_;
+  lock.unlock();
+  {
+    // A failed send means the child is gone: its reader fails every pending request, this one included.
+    std::lock_guard w(write_mutex_);
+    worker_protocol::send_frame(fd, worker_protocol::encode(request));
+  }
+  lock.lock();
+}
+
 PartitionResult WorkerProcess::call(worker_protocol::Request request) {
   Pending pending;
-  int fd = -1;
-  {
-    std::unique_lock lock(mutex_);
-    if (!alive_) start_locked();
-    request.id = next_id_++;
-    pending_[request.id] = &pending;
-    fd = fd_;
-  }
-  bool sent = false;
-  {
-    std::lock_guard w(write_mutex_);
-    sent = worker_protocol::send_frame(fd, worker_protocol::encode(request));
-  }
-  // A failed send means the child is gone: its reader fails every pending request, this one included.
-  (void)sent;
   std::unique_lock lock(mutex_);
+  if (!alive_) start_locked();
+  request.kind = worker_protocol::RequestKind::kProve;
+  send_locked(lock, request, pending);
   replied_.wait(lock, [&] { return pending.done; });
   if (pending.died) throw WorkerDied(name_ + ": " + last_death_ + " before the partition was proved");
-  return std::move(pending.result);
+  return std::move(pending.reply.result);
+}
+
+std::optional<EngineStatus> WorkerProcess::status(std::chrono::milliseconds timeout) {
+  Pending pending;
+  std::unique_lock lock(mutex_);
+  if (!alive_) return std::nullopt;
+  worker_protocol::Request request;
+  request.kind = worker_protocol::RequestKind::kStatus;
+  send_locked(lock, request, pending);
+  if (!replied_.wait_for(lock, timeout, [&] { return pending.done; })) {
+    pending_.erase(request.id);  // a late reply finds no one waiting
+    return std::nullopt;
+  }
+  if (pending.died) return std::nullopt;
+  return std::move(pending.reply.status);
 }
 
 }  // namespace cuzk::engine

@@ -11,11 +11,13 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -42,6 +44,9 @@ class WorkerProcess {
   // not running. Thread-safe: concurrent calls share the child. Throws WorkerDied when the child ends before
   // replying, std::runtime_error when it cannot be started.
   PartitionResult call(worker_protocol::Request request);
+  // The running child's devices, faults and pinned memory, or nullopt when none runs (none is started for
+  // this) or it does not answer within `timeout` (a status page must not hang on a busy worker).
+  std::optional<EngineStatus> status(std::chrono::milliseconds timeout);
   // Starts the child now if none runs (the engine does at construction, so a child that cannot start is
   // seen at once); call() does it too.
   void start();
@@ -54,8 +59,11 @@ class WorkerProcess {
   struct Pending {
     bool done = false;
     bool died = false;
-    PartitionResult result;
+    worker_protocol::Reply reply;
   };
+  // Registers `pending` under a fresh id and sends the request; false if the child is gone (its reader then
+  // fails `pending`). With mutex_ held on entry and on return.
+  void send_locked(std::unique_lock<std::mutex>& lock, worker_protocol::Request& request, Pending& pending);
   void start_locked();  // with mutex_ held
   void read_replies(int fd, pid_t pid, std::uint64_t generation);
   void reap_locked();  // with mutex_ held, the child dead: joins its reader, closes the socket

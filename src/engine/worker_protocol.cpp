@@ -77,11 +77,56 @@ std::vector<std::pair<std::string, double>> timings(Reader& r) {
   return t;
 }
 
+// The parts of a worker's EngineStatus its parent reports as its own: devices, faults, pinned memory.
+void encode_status(Writer& w, const EngineStatus& s) {
+  w.u64(s.devices.size());
+  for (const auto& d : s.devices) {
+    w.u64(static_cast<std::uint64_t>(d.ordinal));
+    w.str(d.name);
+    for (std::size_t v : {d.vram_total, d.vram_free, d.vram_used, d.vram_peak, d.vram_limit}) w.u64(v);
+    w.u64(d.context_resets);
+    w.u64(d.lost);
+    w.str(d.lost_reason);
+    w.u64(d.resident_circuits.size());
+    for (const auto& c : d.resident_circuits) w.str(c);
+  }
+  const auto& f = s.faults;
+  for (std::uint64_t v : {f.out_of_memory, f.context_lost, f.self_check, f.retries, f.vram_leaks}) w.u64(v);
+  for (std::size_t v : {s.pinned_bytes, s.pinned_budget, s.pinned_pool_bytes, s.pinned_pool_budget}) w.u64(v);
+}
+
+EngineStatus decode_status(Reader& r) {
+  EngineStatus s;
+  const std::uint64_t devices = r.u64();
+  if (devices > 1024) throw std::runtime_error("worker protocol: implausible device count");
+  for (std::uint64_t i = 0; i < devices; ++i) {
+    DeviceStatus d;
+    d.ordinal = static_cast<int>(r.u64());
+    d.name = r.str();
+    for (std::size_t* v : {&d.vram_total, &d.vram_free, &d.vram_used, &d.vram_peak, &d.vram_limit})
+      *v = r.u64();
+    d.context_resets = r.u64();
+    d.lost = r.u64() != 0;
+    d.lost_reason = r.str();
+    const std::uint64_t circuits = r.u64();
+    if (circuits > (1u << 20)) throw std::runtime_error("worker protocol: implausible circuit count");
+    for (std::uint64_t c = 0; c < circuits; ++c) d.resident_circuits.push_back(r.str());
+    s.devices.push_back(std::move(d));
+  }
+  auto& f = s.faults;
+  for (std::uint64_t* v : {&f.out_of_memory, &f.context_lost, &f.self_check, &f.retries, &f.vram_leaks})
+    *v = r.u64();
+  for (std::size_t* v : {&s.pinned_bytes, &s.pinned_budget, &s.pinned_pool_bytes, &s.pinned_pool_budget})
+    *v = r.u64();
+  return s;
+}
+
 }  // namespace
 
 std::string encode(const Request& q) {
   Writer w;
   w.u64(q.id);
+  w.u64(static_cast<std::uint64_t>(q.kind));
   w.str(q.circuit_id);
   w.str(q.witness_path);
   w.u64(q.partition);
@@ -92,6 +137,10 @@ Request decode_request(const std::string& frame) {
   Reader r(frame);
   Request q;
   q.id = r.u64();
+  const std::uint64_t kind = r.u64();
+  if (kind > static_cast<std::uint64_t>(RequestKind::kStatus))
+    throw std::runtime_error("worker protocol: unknown request kind");
+  q.kind = static_cast<RequestKind>(kind);
   q.circuit_id = r.str();
   q.witness_path = r.str();
   q.partition = static_cast<std::uint32_t>(r.u64());
@@ -114,6 +163,8 @@ std::string encode(const Reply& p) {
   timings(w, r.stages.details_ms);
   w.f64(r.prove_ms);
   w.f64(r.verify_ms);
+  w.u64(p.status.has_value());
+  if (p.status) encode_status(w, *p.status);
   return w.take();
 }
 
@@ -137,6 +188,7 @@ Reply decode_reply(const std::string& frame) {
   r.stages.details_ms = timings(in);
   r.prove_ms = in.f64();
   r.verify_ms = in.f64();
+  if (in.u64()) p.status = decode_status(in);
   return p;
 }
 

@@ -12,8 +12,11 @@
 
 namespace cuzk::engine::worker_protocol {
 
+enum class RequestKind : std::uint64_t { kProve = 0, kStatus = 1 };
+
 struct Request {
   std::uint64_t id = 0;
+  RequestKind kind = RequestKind::kProve;
   std::string circuit_id;
   std::string witness_path;  // a .wtns file, or a bellperson assignment file
   std::uint32_t partition = 0;
@@ -21,7 +24,8 @@ struct Request {
 
 struct Reply {
   std::uint64_t id = 0;
-  PartitionResult result;
+  PartitionResult result;              // kProve
+  std::optional<EngineStatus> status;  // kStatus: devices, faults and pinned memory (no jobs, no workers)
 };
 
 std::string encode(const Request& r);

@@ -52,6 +52,12 @@ class Handlers {
     });
   }
 
+  // A reply from the reading thread itself (status requests are answered at once).
+  void send(const wp::Reply& reply) {
+    std::lock_guard lock(mutex_);
+    wp::send_frame(fd_, wp::encode(reply));
+  }
+
   void join_all() {
     std::unique_lock lock(mutex_);
     while (!threads_.empty()) {
@@ -123,12 +129,16 @@ int main(int argc, char** argv) {
     cfg.fault_corrupt = parse_fault(corrupt);
     cfg.exit_on_sticky = true;
     engine::Engine e(cfg);
-    // Test hook: the worker process dies (SIGABRT) on the chosen requests, as a crashing prover would.
+    // Test hook: the worker process dies (SIGABRT) on the chosen proof requests, as a crashing prover would.
     cuda::FaultPlan crash(cuda::fault_spec_from_env("CUZK_FAULT_WORKER_CRASH", {}));
     Handlers handlers(fd);
     while (auto frame = wp::read_frame(fd)) {
       const wp::Request request = wp::decode_request(*frame);
-      if (crash.fire()) {
+      if (request.kind == wp::RequestKind::kStatus) {
+        handlers.send({request.id, {}, e.status(false)});
+        continue;
+      }
+      if (crash.fire()) {  // proof requests only
         std::fprintf(stderr, "cuzk-worker: injected crash (CUZK_FAULT_WORKER_CRASH)\n");
         std::abort();
       }

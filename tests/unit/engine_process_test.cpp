@@ -138,6 +138,29 @@ TEST(EngineProcess, AWorkerProcessThatDiesIsStartedAgainAndNoJobIsLost) {
   EXPECT_EQ(files_in(spool), 0u);
 }
 
+// The worker's own faults (here: corrupted proofs its self-check caught and proved again) appear in this
+// engine's status, asked over the same socket.
+TEST(EngineProcess, TheWorkersFaultsShowInThisEnginesStatus) {
+  test::TempRepository repo;
+  const auto bn = repo.add<Bn254>("bn", 300, 1);
+  const auto spool = repo.root() / "spool";
+  std::filesystem::create_directories(spool);
+  auto cfg = process_config(repo, spool);
+  cfg.fault_corrupt = {2, 0, 1};  // every second proof the worker makes is corrupted
+  Engine e(cfg);
+  // The worker's proofs 2, 4 and 6 are corrupted: jobs 2..4 each need a second attempt there.
+  for (unsigned i = 0; i < 4; ++i) {
+    const auto r = e.await(e.submit({"c", "bn", std::nullopt, bn}).job_id);
+    ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+    expect_valid<Bn254>(repo.root(), "bn", r.partitions.at(0));
+    EXPECT_EQ(r.partitions[0].attempts, i == 0 ? 1u : 2u);
+  }
+  const auto s = e.status();
+  EXPECT_EQ(s.faults.self_check, 3u);
+  EXPECT_EQ(s.faults.retries, 3u);
+  EXPECT_EQ(s.faults.worker_restarts, 0u);
+}
+
 TEST(EngineProcess, AMissingWorkerExecutableIsAClearError) {
   test::TempRepository repo;
   auto cfg = process_config(repo, repo.root());
