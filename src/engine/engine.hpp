@@ -162,6 +162,10 @@ struct EngineConfig {
   // CUDA work itself; it schedules, spools inline witnesses to files (`spool_dir`, default /dev/shm) and
   // checks every proof against the verifying key.
   std::string isolation = "thread";
+  // isolation = process: a partition the worker process has not answered within this many seconds (a hung
+  // kernel, a deadlock) gets the worker killed and started again, and the partition proved again; 0: wait
+  // forever. Set it well above the slowest partition's time.
+  unsigned partition_timeout_s = 0;
   std::filesystem::path worker_exe;
   std::filesystem::path spool_dir;
   // In a worker process: a sticky CUDA fault ends the process (its parent starts a new one) instead of

@@ -154,12 +154,18 @@ void WorkerProcess::send_locked(std::unique_lock<std::mutex>& lock, worker_proto
   lock.lock();
 }
 
-PartitionResult WorkerProcess::call(worker_protocol::Request request) {
+PartitionResult WorkerProcess::call(worker_protocol::Request request, std::chrono::seconds timeout) {
   Pending pending;
   std::unique_lock lock(mutex_);
   if (!alive_) start_locked();
   request.kind = worker_protocol::RequestKind::kProve;
   send_locked(lock, request, pending);
+  if (timeout.count() > 0 && !replied_.wait_for(lock, timeout, [&] { return pending.done; }) && alive_) {
+    if (log_)
+      log_("cuzk: " + name_ + ": no answer for a partition after " + std::to_string(timeout.count()) +
+           " s; killing worker process " + std::to_string(pid_));
+    ::kill(pid_, SIGKILL);  // its reader then fails this request and the others in flight
+  }
   replied_.wait(lock, [&] { return pending.done; });
   if (pending.died) throw WorkerDied(name_ + ": " + last_death_ + " before the partition was proved");
   return std::move(pending.reply.result);

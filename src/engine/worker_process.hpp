@@ -43,7 +43,10 @@ class WorkerProcess {
   // Sends the request (its id is assigned here) and waits for the reply, starting the child first if it is
   // not running. Thread-safe: concurrent calls share the child. Throws WorkerDied when the child ends before
   // replying, std::runtime_error when it cannot be started.
-  PartitionResult call(worker_protocol::Request request);
+  // A positive `timeout` bounds the wait: past it the child is killed (SIGKILL), which fails every request
+  // it had in flight with WorkerDied, as any death does.
+  PartitionResult call(worker_protocol::Request request,
+                       std::chrono::seconds timeout = std::chrono::seconds(0));
   // The running child's devices, faults and pinned memory, or nullopt when none runs (none is started for
   // this) or it does not answer within `timeout` (a status page must not hang on a busy worker).
   std::optional<EngineStatus> status(std::chrono::milliseconds timeout);

@@ -3,6 +3,8 @@
 // parent sends on the socket `--fd`, replying as each finishes. It exits at the end of that stream (the
 // parent is gone or done), or at once after a sticky CUDA fault so that the parent can start a new one.
 // Not meant to be run by hand.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -129,8 +131,10 @@ int main(int argc, char** argv) {
     cfg.fault_corrupt = parse_fault(corrupt);
     cfg.exit_on_sticky = true;
     engine::Engine e(cfg);
-    // Test hook: the worker process dies (SIGABRT) on the chosen proof requests, as a crashing prover would.
+    // Test hooks: the worker process dies (SIGABRT), or stops answering, on the chosen proof requests, as a
+    // crashing or hung prover would.
     cuda::FaultPlan crash(cuda::fault_spec_from_env("CUZK_FAULT_WORKER_CRASH", {}));
+    cuda::FaultPlan hang(cuda::fault_spec_from_env("CUZK_FAULT_WORKER_HANG", {}));
     Handlers handlers(fd);
     while (auto frame = wp::read_frame(fd)) {
       const wp::Request request = wp::decode_request(*frame);
@@ -141,6 +145,10 @@ int main(int argc, char** argv) {
       if (crash.fire()) {  // proof requests only
         std::fprintf(stderr, "cuzk-worker: injected crash (CUZK_FAULT_WORKER_CRASH)\n");
         std::abort();
+      }
+      if (hang.fire()) {  // a worker that stops answering: its parent's partition_timeout must end it
+        std::fprintf(stderr, "cuzk-worker: injected hang (CUZK_FAULT_WORKER_HANG)\n");
+        for (;;) ::pause();
       }
       handlers.spawn([&e, request] {
         wp::Reply reply{request.id, {}};

@@ -138,6 +138,38 @@ TEST(EngineProcess, AWorkerProcessThatDiesIsStartedAgainAndNoJobIsLost) {
   EXPECT_EQ(files_in(spool), 0u);
 }
 
+// A worker that stops answering (CUZK_FAULT_WORKER_HANG_EVERY=2: every second proof request) is killed
+// after engine.partition_timeout and started again; the partition is proved again.
+TEST(EngineProcess, AHungWorkerIsKilledAfterThePartitionTimeout) {
+  test::TempRepository repo;
+  const auto bn = repo.add<Bn254>("bn", 300, 1);
+  const auto spool = repo.root() / "spool";
+  std::filesystem::create_directories(spool);
+  ::setenv("CUZK_FAULT_WORKER_HANG_EVERY", "2", 1);
+  auto cfg = process_config(repo, spool);
+  cfg.partition_timeout_s = 1;
+  std::vector<std::string> lines;
+  std::mutex m;
+  cfg.log = [&](const std::string& l) {
+    std::lock_guard g(m);
+    lines.push_back(l);
+  };
+  {
+    Engine e(cfg);
+    for (int i = 0; i < 3; ++i) {  // requests 2 of the first two workers hang
+      const auto r = e.await(e.submit({"h", "bn", std::nullopt, bn}).job_id);
+      ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+      expect_valid<Bn254>(repo.root(), "bn", r.partitions.at(0));
+    }
+    EXPECT_EQ(e.status().faults.worker_restarts, 2u);
+  }
+  ::unsetenv("CUZK_FAULT_WORKER_HANG_EVERY");
+  std::lock_guard g(m);
+  std::size_t killed = 0;
+  for (const auto& l : lines) killed += l.find("no answer for a partition after 1 s") != std::string::npos;
+  EXPECT_EQ(killed, 2u);
+}
+
 // The worker's own faults (here: corrupted proofs its self-check caught and proved again) appear in this
 // engine's status, asked over the same socket.
 TEST(EngineProcess, TheWorkersFaultsShowInThisEnginesStatus) {
