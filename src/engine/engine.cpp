@@ -505,8 +505,17 @@ EngineStatus Engine::status(bool with_jobs) const {
   // isolation = process: the GPUs, their faults and the pinned memory are the worker processes'. Asked
   // without the engine's lock; a worker that does not answer at once is left out of this page.
   std::vector<EngineStatus> workers;
-  for (const auto& p : processes_)
-    if (auto ws = p->status(std::chrono::milliseconds(2000))) workers.push_back(std::move(*ws));
+  for (std::size_t i = 0; i < processes_.size(); ++i) {
+    if (processes_[i]->on_fallback() && process_devices_[i] >= 0) {  // its GPU is lost: a CPU worker serves
+      DeviceStatus lost;
+      lost.ordinal = process_devices_[i];
+      lost.name = "lost";
+      lost.lost = true;
+      lost.lost_reason = processes_[i]->lost_reason();
+      s.devices.push_back(std::move(lost));
+    }
+    if (auto ws = processes_[i]->status(std::chrono::milliseconds(2000))) workers.push_back(std::move(*ws));
+  }
   for (auto& ws : workers) {
     for (auto& d : ws.devices) {
       for (auto& c : s.circuits)

@@ -272,6 +272,7 @@ class Engine {
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::vector<std::unique_ptr<WorkerProcess>>
       processes_;                          // isolation = process: one per GPU, or the CPU pool
+  std::vector<int> process_devices_;       // the GPU each worker process serves; -1: the CPU pool
   std::atomic<std::uint64_t> spooled_{0};  // inline witnesses written to spool files
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<std::unique_ptr<Worker>> workers_;

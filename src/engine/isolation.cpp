@@ -71,11 +71,15 @@ void Engine::start_worker_processes(int gpus) {
       for (int d = 0; d < gpus; ++d) ordinals.push_back(d);
     for (int d : ordinals) {
       if (d < 0 || d >= gpus) throw std::invalid_argument("device " + std::to_string(d) + " does not exist");
-      auto args = common;
+      auto args = common, fallback = common;
       const unsigned n = std::max(1u, config_.gpu_workers_per_device);
       args.insert(args.end(),
                   {"--backend", "cuda", "--device", std::to_string(d), "--workers", std::to_string(n)});
-      processes_.push_back(std::make_unique<WorkerProcess>("cuda:" + std::to_string(d), args, logger));
+      // After a crash loop (WorkerProcess::kCrashLoop): the GPU's partitions are proved on the CPU.
+      fallback.insert(fallback.end(), {"--backend", "cpu", "--workers", "1", "--fallback"});
+      processes_.push_back(
+          std::make_unique<WorkerProcess>("cuda:" + std::to_string(d), args, logger, fallback));
+      process_devices_.push_back(d);
       processes_.back()->start();
       for (unsigned w = 0; w < n; ++w) {
         workers_.push_back(std::make_unique<Worker>());
@@ -88,6 +92,7 @@ void Engine::start_worker_processes(int gpus) {
     const unsigned n = std::max(1u, config_.cpu_workers);
     args.insert(args.end(), {"--backend", "cpu", "--workers", std::to_string(n)});
     processes_.push_back(std::make_unique<WorkerProcess>("cpu", args, logger));
+    process_devices_.push_back(-1);
     processes_.back()->start();
     for (unsigned w = 0; w < n; ++w) {
       workers_.push_back(std::make_unique<Worker>());
@@ -130,7 +135,7 @@ void Engine::prove_in_worker_process(Worker& w, Job& job, std::uint32_t partitio
       throw std::runtime_error(got.error.empty() ? "the worker process could not prove the partition"
                                                  : got.error);
     child_attempts = std::max(1u, got.attempts);
-    r.plan = got.plan;
+    r.plan = got.plan == "cpu" && w.process->on_fallback() ? "cpu-fallback" : got.plan;
     r.prestage = got.prestage;
     r.stages.stages_ms = got.stages.stages_ms;
     r.stages.details_ms = got.stages.details_ms;

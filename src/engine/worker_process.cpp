@@ -14,8 +14,22 @@ extern char** environ;
 namespace cuzk::engine {
 
 WorkerProcess::WorkerProcess(std::string name, std::vector<std::string> argv,
-                             std::function<void(const std::string&)> log)
-    : name_(std::move(name)), argv_(std::move(argv)), log_(std::move(log)) {}
+                             std::function<void(const std::string&)> log,
+                             std::vector<std::string> fallback_argv)
+    : name_(std::move(name)),
+      argv_(std::move(argv)),
+      fallback_argv_(std::move(fallback_argv)),
+      log_(std::move(log)) {}
+
+bool WorkerProcess::on_fallback() const {
+  std::lock_guard lock(mutex_);
+  return fallback_;
+}
+
+std::string WorkerProcess::lost_reason() const {
+  std::lock_guard lock(mutex_);
+  return lost_reason_;
+}
 
 WorkerProcess::~WorkerProcess() {
   std::thread reader;
@@ -58,7 +72,7 @@ void WorkerProcess::start_locked() {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, sv[1], kChildFd);
-  std::vector<std::string> args = argv_;
+  std::vector<std::string> args = fallback_ ? fallback_argv_ : argv_;
   args.push_back("--fd");
   args.push_back(std::to_string(kChildFd));
   std::vector<char*> cargs;
@@ -81,7 +95,7 @@ void WorkerProcess::start_locked() {
   ::close(sv[1]);
   if (rc != 0) {
     ::close(sv[0]);
-    throw std::runtime_error(name_ + ": cannot start worker process " + argv_[0] + ": " + std::strerror(rc));
+    throw std::runtime_error(name_ + ": cannot start worker process " + args[0] + ": " + std::strerror(rc));
   }
   fd_ = sv[0];
   pid_ = pid;
@@ -106,6 +120,7 @@ void WorkerProcess::read_replies(int fd, pid_t pid, std::uint64_t generation) {
       break;
     }
     std::lock_guard lock(mutex_);
+    deaths_in_a_row_ = 0;
     if (auto it = pending_.find(reply.id); it != pending_.end()) {
       it->second->reply = std::move(reply);
       it->second->done = true;
@@ -124,6 +139,14 @@ void WorkerProcess::read_replies(int fd, pid_t pid, std::uint64_t generation) {
   alive_ = false;
   ++deaths_;
   last_death_ = "worker process " + std::to_string(pid) + " " + how;
+  if (++deaths_in_a_row_ >= kCrashLoop && !fallback_ && !fallback_argv_.empty()) {
+    fallback_ = true;
+    lost_reason_ = std::to_string(deaths_in_a_row_) +
+                   " worker processes in a row died without answering (the last " + how + ")";
+    if (log_)
+      log_("cuzk: " + name_ + " LOST: " + lost_reason_ +
+           "; its partitions are proved by a CPU worker process until the daemon is restarted");
+  }
   if (!pending_.empty() && log_)
     log_("cuzk: " + name_ + ": " + last_death_ + " with " + std::to_string(pending_.size()) +
          " partition(s) in flight; they are proved again in a new worker process");

@@ -34,8 +34,13 @@ struct WorkerDied : std::runtime_error {
 
 class WorkerProcess {
  public:
-  // `argv[0]` is the executable; the child also gets `--fd N`, its end of the socket.
-  WorkerProcess(std::string name, std::vector<std::string> argv, std::function<void(const std::string&)> log);
+  // `argv[0]` is the executable; the child also gets `--fd N`, its end of the socket. `fallback_argv`, when
+  // given, is what runs instead once the child has died kCrashLoop times in a row without answering anything
+  // (a GPU that faults on every proof, or that no process can open any more): a CPU worker, so that jobs
+  // still end in proofs; the device is then reported lost.
+  WorkerProcess(std::string name, std::vector<std::string> argv, std::function<void(const std::string&)> log,
+                std::vector<std::string> fallback_argv = {});
+  static constexpr std::uint64_t kCrashLoop = 3;
   ~WorkerProcess();  // closes the socket (the child exits at end of stream) and reaps it
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
@@ -54,6 +59,9 @@ class WorkerProcess {
   // seen at once); call() does it too.
   void start();
 
+  // Whether the crash loop switched this worker to its fallback, and the death that did it.
+  bool on_fallback() const;
+  std::string lost_reason() const;
   std::uint64_t starts() const;    // children started so far
   std::uint64_t restarts() const;  // of which after one had died
   const std::string& name() const { return name_; }
@@ -72,7 +80,7 @@ class WorkerProcess {
   void reap_locked();  // with mutex_ held, the child dead: joins its reader, closes the socket
 
   const std::string name_;
-  const std::vector<std::string> argv_;
+  const std::vector<std::string> argv_, fallback_argv_;
   const std::function<void(const std::string&)> log_;
   mutable std::mutex mutex_;
   std::condition_variable replied_;
@@ -82,6 +90,9 @@ class WorkerProcess {
   bool alive_ = false;
   std::uint64_t generation_ = 0;  // children started
   std::uint64_t deaths_ = 0;
+  std::uint64_t deaths_in_a_row_ = 0;  // without a reply in between
+  bool fallback_ = false;
+  std::string lost_reason_;
   std::string last_death_;
   std::thread reader_;
   std::uint64_t next_id_ = 1;

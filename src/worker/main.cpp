@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
   unsigned workers = 1;
   engine::EngineConfig cfg;
   std::string repository, alloc, sticky, corrupt;
-  bool no_pin = false, no_self_check = false;
+  bool no_pin = false, no_self_check = false, fallback = false;
   app.add_option("--fd", fd, "the socket to the parent")->required();
   app.add_option("--repository", repository, "the parent's circuit repository")->required();
   app.add_option("--backend", cfg.backend, "cpu or cuda")->required();
@@ -118,7 +118,13 @@ int main(int argc, char** argv) {
   app.add_option("--fault-corrupt", corrupt);
   app.add_flag("--no-pin", no_pin);
   app.add_flag("--no-self-check", no_self_check);
+  app.add_flag("--fallback", fallback, "this worker replaces a GPU worker that kept dying (CPU backend)");
   CLI11_PARSE(app, argc, argv);
+  // Test hook: a worker that cannot start (as on a GPU no process can open any more); fallbacks start.
+  if (const char* v = std::getenv("CUZK_FAULT_WORKER_START_FAIL"); v && *v == '1' && !fallback) {
+    std::fprintf(stderr, "cuzk-worker: injected start failure (CUZK_FAULT_WORKER_START_FAIL)\n");
+    return 1;
+  }
   try {
     cfg.repository = repository;
     cfg.cpu_workers = cfg.gpu_workers_per_device = workers;

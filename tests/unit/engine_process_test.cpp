@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "engine/engine.hpp"
+#include "engine/worker_process.hpp"
 #include "groth16/bellperson.hpp"
 #include "groth16/verifier.hpp"
 #include "io/json.hpp"
@@ -191,6 +192,42 @@ TEST(EngineProcess, TheWorkersFaultsShowInThisEnginesStatus) {
   EXPECT_EQ(s.faults.self_check, 3u);
   EXPECT_EQ(s.faults.retries, 3u);
   EXPECT_EQ(s.faults.worker_restarts, 0u);
+}
+
+// A worker that dies kCrashLoop times in a row without answering (here: it cannot start, as on a GPU no
+// process can open any more) is replaced by its fallback (for a GPU: a CPU worker), which proves.
+TEST(EngineProcess, AWorkerThatKeepsDyingIsReplacedByItsFallback) {
+  test::TempRepository repo;
+  repo.add<Bn254>("bn", 300, 1);
+  ::setenv("CUZK_FAULT_WORKER_START_FAIL", "1", 1);
+  const std::vector<std::string> argv = {CUZK_WORKER_EXE, "--repository", repo.root().string(), "--backend",
+                                         "cpu"};
+  auto fallback = argv;
+  fallback.push_back("--fallback");
+  std::vector<std::string> lines;
+  WorkerProcess p(
+      "cuda:7", argv, [&](const std::string& l) { lines.push_back(l); }, fallback);
+  const worker_protocol::Request request{0, worker_protocol::RequestKind::kProve, "bn",
+                                         (repo.root() / "bn" / "witness-0.wtns").string(), 0};
+  unsigned died = 0;
+  PartitionResult r;
+  for (;;) {
+    try {
+      r = p.call(request);
+      break;
+    } catch (const WorkerDied& e) {
+      EXPECT_NE(std::string(e.what()).find("exited with status 1"), std::string::npos) << e.what();
+      ASSERT_LT(++died, 10u) << "the fallback never took over";
+    }
+  }
+  ::unsetenv("CUZK_FAULT_WORKER_START_FAIL");
+  EXPECT_EQ(died, WorkerProcess::kCrashLoop);
+  EXPECT_TRUE(p.on_fallback());
+  EXPECT_NE(p.lost_reason().find("3 worker processes in a row"), std::string::npos) << p.lost_reason();
+  expect_valid<Bn254>(repo.root(), "bn", r);
+  bool lost_logged = false;
+  for (const auto& l : lines) lost_logged = lost_logged || l.find("cuda:7 LOST") != std::string::npos;
+  EXPECT_TRUE(lost_logged);
 }
 
 TEST(EngineProcess, AMissingWorkerExecutableIsAClearError) {
