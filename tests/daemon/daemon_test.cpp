@@ -94,6 +94,23 @@ void expect_valid(const std::filesystem::path& root, const std::string& circuit,
                   .valid);
 }
 
+// One job submitted and awaited over gRPC; its result (a failed call is reported and gives an empty one).
+v1::AwaitProofResponse prove(Daemon& d, const std::string& id, const std::string& circuit,
+                             const std::vector<std::uint8_t>& witness) {
+  v1::SubmitProofResponse sub;
+  grpc::ClientContext ctx;
+  v1::AwaitProofResponse r;
+  if (!d.stub().SubmitProof(&ctx, request(id, circuit, witness), &sub).ok()) {
+    ADD_FAILURE() << "SubmitProof failed";
+    return r;
+  }
+  v1::AwaitProofRequest a;
+  a.set_job_id(sub.job_id());
+  grpc::ClientContext actx;
+  EXPECT_TRUE(d.stub().AwaitProof(&actx, a, &r).ok());
+  return r;
+}
+
 TEST(Daemon, ServesConcurrentClientsAndRejectsBadRequests) {
   test::TempRepository repo;
   auto bn = repo.add<Bn254>("bn", 200);
@@ -242,17 +259,8 @@ TEST(Daemon, InjectedCorruptionIsCaughtRetriedAndCounted) {
   test::TempRepository repo;
   auto w = repo.add<Bn254>("c", 200);
   Daemon d(repo.root(), "[engine]\nmax_attempts = 3\n[faults]\ncorrupt_every = 2\nseed = 9\n");
-  for (int i = 0; i < 4; ++i) {
-    v1::SubmitProofResponse sub;
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(d.stub().SubmitProof(&ctx, request("f" + std::to_string(i), "c", w[0]), &sub).ok());
-    v1::AwaitProofRequest a;
-    a.set_job_id(sub.job_id());
-    v1::AwaitProofResponse r;
-    grpc::ClientContext actx;
-    ASSERT_TRUE(d.stub().AwaitProof(&actx, a, &r).ok());
-    expect_valid<Bn254>(repo.root(), "c", r);
-  }
+  for (int i = 0; i < 4; ++i)
+    expect_valid<Bn254>(repo.root(), "c", prove(d, "f" + std::to_string(i), "c", w[0]));
   httplib::Client http("127.0.0.1", d.http_port());
   const auto metrics = http.Get("/metrics");
   ASSERT_TRUE(metrics);
@@ -276,17 +284,8 @@ TEST(Daemon, WorkerProcessesThatDieAreStartedAgainAndClientsSeeOnlyProofs) {
   ::setenv("CUZK_FAULT_WORKER_CRASH_EVERY", "3", 1);
   Daemon d(repo.root(), "[engine]\nisolation = \"process\"\ncpu_workers = 1\n");
   ::unsetenv("CUZK_FAULT_WORKER_CRASH_EVERY");
-  for (int i = 0; i < 5; ++i) {  // requests 3 and 6 of the worker processes kill them: two restarts
-    v1::SubmitProofResponse sub;
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(d.stub().SubmitProof(&ctx, request("p" + std::to_string(i), "c", w[i % 2]), &sub).ok());
-    v1::AwaitProofRequest a;
-    a.set_job_id(sub.job_id());
-    v1::AwaitProofResponse r;
-    grpc::ClientContext actx;
-    ASSERT_TRUE(d.stub().AwaitProof(&actx, a, &r).ok());
-    expect_valid<Bn254>(repo.root(), "c", r);
-  }
+  for (int i = 0; i < 5; ++i)  // requests 3 and 6 of the worker processes kill them: two restarts
+    expect_valid<Bn254>(repo.root(), "c", prove(d, "p" + std::to_string(i), "c", w[i % 2]));
   httplib::Client http("127.0.0.1", d.http_port());
   const auto status = http.Get("/status");
   ASSERT_TRUE(status);

@@ -4,8 +4,11 @@
 // child inherits) is started again and the partition proved again, so no job is lost.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <mutex>
 
 #include "engine/engine.hpp"
 #include "engine/worker_process.hpp"
@@ -37,6 +40,27 @@ EngineConfig process_config(const test::TempRepository& repo, const std::filesys
   cfg.log = [](const std::string&) {};
   return cfg;
 }
+
+// The engine's log lines, collected from whichever thread writes them.
+class LogLines {
+ public:
+  std::function<void(const std::string&)> sink() {
+    return [this](const std::string& l) {
+      std::lock_guard g(mutex_);
+      lines_.push_back(l);
+    };
+  }
+  std::size_t count(const std::string& needle) const {
+    std::lock_guard g(mutex_);
+    return static_cast<std::size_t>(std::count_if(lines_.begin(), lines_.end(), [&](const std::string& l) {
+      return l.find(needle) != std::string::npos;
+    }));
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<std::string> lines_;
+};
 
 std::size_t files_in(const std::filesystem::path& dir) {
   std::size_t n = 0;
@@ -110,12 +134,8 @@ TEST(EngineProcess, AWorkerProcessThatDiesIsStartedAgainAndNoJobIsLost) {
   ::setenv("CUZK_FAULT_WORKER_CRASH_EVERY", "3", 1);
   auto cfg = process_config(repo, spool);
   cfg.cpu_workers = 1;
-  std::vector<std::string> lines;
-  std::mutex m;
-  cfg.log = [&](const std::string& l) {
-    std::lock_guard g(m);
-    lines.push_back(l);
-  };
+  LogLines lines;
+  cfg.log = lines.sink();
   {
     Engine e(cfg);  // every child it starts inherits the variable
     std::vector<std::string> jobs;
@@ -131,11 +151,8 @@ TEST(EngineProcess, AWorkerProcessThatDiesIsStartedAgainAndNoJobIsLost) {
     EXPECT_GE(s.faults.retries, s.faults.worker_restarts);
   }
   ::unsetenv("CUZK_FAULT_WORKER_CRASH_EVERY");
-  std::lock_guard g(m);
-  bool told = false;
-  for (const auto& l : lines)
-    told = told || l.find("proved again in a new worker process") != std::string::npos;
-  EXPECT_TRUE(told) << "the death of a worker process was not logged";
+  EXPECT_GE(lines.count("proved again in a new worker process"), 1u)
+      << "the death of a worker process was not logged";
   EXPECT_EQ(files_in(spool), 0u);
 }
 
@@ -149,12 +166,8 @@ TEST(EngineProcess, AHungWorkerIsKilledAfterThePartitionTimeout) {
   ::setenv("CUZK_FAULT_WORKER_HANG_EVERY", "2", 1);
   auto cfg = process_config(repo, spool);
   cfg.partition_timeout_s = 1;
-  std::vector<std::string> lines;
-  std::mutex m;
-  cfg.log = [&](const std::string& l) {
-    std::lock_guard g(m);
-    lines.push_back(l);
-  };
+  LogLines lines;
+  cfg.log = lines.sink();
   {
     Engine e(cfg);
     for (int i = 0; i < 3; ++i) {  // requests 2 of the first two workers hang
@@ -165,10 +178,7 @@ TEST(EngineProcess, AHungWorkerIsKilledAfterThePartitionTimeout) {
     EXPECT_EQ(e.status().faults.worker_restarts, 2u);
   }
   ::unsetenv("CUZK_FAULT_WORKER_HANG_EVERY");
-  std::lock_guard g(m);
-  std::size_t killed = 0;
-  for (const auto& l : lines) killed += l.find("no answer for a partition after 1 s") != std::string::npos;
-  EXPECT_EQ(killed, 2u);
+  EXPECT_EQ(lines.count("no answer for a partition after 1 s"), 2u);
 }
 
 // The worker's own faults (here: corrupted proofs its self-check caught and proved again) appear in this
@@ -204,9 +214,8 @@ TEST(EngineProcess, AWorkerThatKeepsDyingIsReplacedByItsFallback) {
                                          "cpu"};
   auto fallback = argv;
   fallback.push_back("--fallback");
-  std::vector<std::string> lines;
-  WorkerProcess p(
-      "cuda:7", argv, [&](const std::string& l) { lines.push_back(l); }, fallback);
+  LogLines lines;
+  WorkerProcess p("cuda:7", argv, lines.sink(), fallback);
   const worker_protocol::Request request{0, worker_protocol::RequestKind::kProve, "bn",
                                          (repo.root() / "bn" / "witness-0.wtns").string(), 0};
   unsigned died = 0;
@@ -225,9 +234,7 @@ TEST(EngineProcess, AWorkerThatKeepsDyingIsReplacedByItsFallback) {
   EXPECT_TRUE(p.on_fallback());
   EXPECT_NE(p.lost_reason().find("3 worker processes in a row"), std::string::npos) << p.lost_reason();
   expect_valid<Bn254>(repo.root(), "bn", r);
-  bool lost_logged = false;
-  for (const auto& l : lines) lost_logged = lost_logged || l.find("cuda:7 LOST") != std::string::npos;
-  EXPECT_TRUE(lost_logged);
+  EXPECT_EQ(lines.count("cuda:7 LOST"), 1u);
 }
 
 TEST(EngineProcess, AMissingWorkerExecutableIsAClearError) {
