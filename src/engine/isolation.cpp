@@ -128,7 +128,9 @@ void Engine::prove_in_worker_process(Worker& w, Job& job, std::uint32_t partitio
                                          job.witness_paths.at(partition), partition};
   unsigned child_attempts = 1;
   with_attempts(w, job, partition, r, [&] {
-    PartitionResult got = w.process->call(request, std::chrono::seconds(config_.partition_timeout_s));
+    PartitionResult got =
+        w.process->call(request, std::chrono::seconds(config_.partition_timeout_s), &job.cancel);
+    if (got.state == PartitionState::kCancelled) throw groth16::Cancelled();
     // The child already spent its attempts on this partition: its failure is final (not a CUDA error, so
     // with_attempts does not retry it).
     if (got.state != PartitionState::kDone)

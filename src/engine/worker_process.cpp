@@ -177,19 +177,39 @@ void WorkerProcess::send_locked(std::unique_lock<std::mutex>& lock, worker_proto
   lock.lock();
 }
 
-PartitionResult WorkerProcess::call(worker_protocol::Request request, std::chrono::seconds timeout) {
+PartitionResult WorkerProcess::call(worker_protocol::Request request, std::chrono::seconds timeout,
+                                    const std::atomic<bool>* cancel) {
+  using Clock = std::chrono::steady_clock;
   Pending pending;
   std::unique_lock lock(mutex_);
   if (!alive_) start_locked();
   request.kind = worker_protocol::RequestKind::kProve;
   send_locked(lock, request, pending);
-  if (timeout.count() > 0 && !replied_.wait_for(lock, timeout, [&] { return pending.done; }) && alive_) {
-    if (log_)
-      log_("cuzk: " + name_ + ": no answer for a partition after " + std::to_string(timeout.count()) +
-           " s; killing worker process " + std::to_string(pid_));
-    ::kill(pid_, SIGKILL);  // its reader then fails this request and the others in flight
+  const auto deadline = timeout.count() > 0 ? Clock::now() + timeout : Clock::time_point::max();
+  bool cancel_sent = false;
+  // Woken by the reply, or every 100 ms to look at the cancel flag and the deadline.
+  while (!replied_.wait_for(lock, std::chrono::milliseconds(100), [&] { return pending.done; })) {
+    if (cancel && !cancel_sent && cancel->load()) {
+      cancel_sent = true;
+      worker_protocol::Request stop;
+      stop.kind = worker_protocol::RequestKind::kCancel;
+      stop.target = request.id;
+      const int fd = fd_;
+      lock.unlock();
+      {
+        std::lock_guard w(write_mutex_);
+        worker_protocol::send_frame(fd, worker_protocol::encode(stop));
+      }
+      lock.lock();
+    }
+    if (Clock::now() >= deadline && alive_) {
+      if (log_)
+        log_("cuzk: " + name_ + ": no answer for a partition after " + std::to_string(timeout.count()) +
+             " s; killing worker process " + std::to_string(pid_));
+      ::kill(pid_, SIGKILL);  // its reader then fails this request and the others in flight
+      replied_.wait(lock, [&] { return pending.done; });
+    }
   }
-  replied_.wait(lock, [&] { return pending.done; });
   if (pending.died) throw WorkerDied(name_ + ": " + last_death_ + " before the partition was proved");
   return std::move(pending.reply.result);
 }

@@ -11,6 +11,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -50,8 +51,11 @@ class WorkerProcess {
   // replying, std::runtime_error when it cannot be started.
   // A positive `timeout` bounds the wait: past it the child is killed (SIGKILL), which fails every request
   // it had in flight with WorkerDied, as any death does.
+  // When `*cancel` becomes true meanwhile, the child is asked to stop the proof at its next stage boundary
+  // (the result then says cancelled).
   PartitionResult call(worker_protocol::Request request,
-                       std::chrono::seconds timeout = std::chrono::seconds(0));
+                       std::chrono::seconds timeout = std::chrono::seconds(0),
+                       const std::atomic<bool>* cancel = nullptr);
   // The running child's devices, faults and pinned memory, or nullopt when none runs (none is started for
   // this) or it does not answer within `timeout` (a status page must not hang on a busy worker).
   std::optional<EngineStatus> status(std::chrono::milliseconds timeout);

@@ -130,6 +130,7 @@ std::string encode(const Request& q) {
   w.str(q.circuit_id);
   w.str(q.witness_path);
   w.u64(q.partition);
+  w.u64(q.target);
   return w.take();
 }
 
@@ -138,12 +139,13 @@ Request decode_request(const std::string& frame) {
   Request q;
   q.id = r.u64();
   const std::uint64_t kind = r.u64();
-  if (kind > static_cast<std::uint64_t>(RequestKind::kStatus))
+  if (kind > static_cast<std::uint64_t>(RequestKind::kCancel))
     throw std::runtime_error("worker protocol: unknown request kind");
   q.kind = static_cast<RequestKind>(kind);
   q.circuit_id = r.str();
   q.witness_path = r.str();
   q.partition = static_cast<std::uint32_t>(r.u64());
+  q.target = r.u64();
   return q;
 }
 

@@ -12,7 +12,8 @@
 
 namespace cuzk::engine::worker_protocol {
 
-enum class RequestKind : std::uint64_t { kProve = 0, kStatus = 1 };
+// kCancel: stop the proof request `target` at its next stage boundary (its reply says cancelled).
+enum class RequestKind : std::uint64_t { kProve = 0, kStatus = 1, kCancel = 2 };
 
 struct Request {
   std::uint64_t id = 0;
@@ -20,6 +21,7 @@ struct Request {
   std::string circuit_id;
   std::string witness_path;  // a .wtns file, or a bellperson assignment file
   std::uint32_t partition = 0;
+  std::uint64_t target = 0;  // kCancel
 };
 
 struct Reply {

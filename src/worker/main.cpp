@@ -9,7 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <list>
+#include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -92,6 +94,40 @@ class Handlers {
   std::vector<std::list<std::thread>::iterator> finished_;
 };
 
+// The parent's request ids and this engine's jobs, so that a cancel request finds its job (or, arriving
+// before the job exists, cancels it as soon as it does).
+class Jobs {
+ public:
+  void started(engine::Engine& e, std::uint64_t request, const std::string& job) {
+    std::lock_guard lock(mutex_);
+    if (cancelled_early_.erase(request)) {
+      e.cancel(job);
+      return;
+    }
+    running_[request] = job;
+  }
+  void finished(std::uint64_t request) {
+    std::lock_guard lock(mutex_);
+    running_.erase(request);
+  }
+  void cancel(engine::Engine& e, std::uint64_t request) {
+    std::lock_guard lock(mutex_);
+    if (auto it = running_.find(request); it != running_.end()) {
+      try {
+        e.cancel(it->second);
+      } catch (const engine::RequestError&) {  // finished meanwhile
+      }
+    } else {
+      cancelled_early_.insert(request);  // at most one per parent request: cleared when it starts
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::uint64_t, std::string> running_;
+  std::set<std::uint64_t> cancelled_early_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -142,10 +178,15 @@ int main(int argc, char** argv) {
     cuda::FaultPlan crash(cuda::fault_spec_from_env("CUZK_FAULT_WORKER_CRASH", {}));
     cuda::FaultPlan hang(cuda::fault_spec_from_env("CUZK_FAULT_WORKER_HANG", {}));
     Handlers handlers(fd);
+    Jobs jobs;
     while (auto frame = wp::read_frame(fd)) {
       const wp::Request request = wp::decode_request(*frame);
       if (request.kind == wp::RequestKind::kStatus) {
         handlers.send({request.id, {}, e.status(false)});
+        continue;
+      }
+      if (request.kind == wp::RequestKind::kCancel) {
+        jobs.cancel(e, request.target);
         continue;
       }
       if (crash.fire()) {  // proof requests only
@@ -156,7 +197,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "cuzk-worker: injected hang (CUZK_FAULT_WORKER_HANG)\n");
         for (;;) ::pause();
       }
-      handlers.spawn([&e, request] {
+      handlers.spawn([&e, &jobs, request] {
         wp::Reply reply{request.id, {}};
         try {
           engine::SubmitRequest s{"p" + std::to_string(request.partition),
@@ -165,7 +206,10 @@ int main(int argc, char** argv) {
                                   {},
                                   {request.witness_path},
                                   true};
-          const auto result = e.await(e.submit(std::move(s)).job_id);
+          const std::string job = e.submit(std::move(s)).job_id;
+          jobs.started(e, request.id, job);
+          const auto result = e.await(job);
+          jobs.finished(request.id);
           reply.result = result.partitions.at(0);
           if (reply.result.state != engine::PartitionState::kDone && reply.result.error.empty())
             reply.result.error = result.error;

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 #include <mutex>
+#include <thread>
 
 #include "engine/engine.hpp"
 #include "engine/worker_process.hpp"
@@ -179,6 +180,32 @@ TEST(EngineProcess, AHungWorkerIsKilledAfterThePartitionTimeout) {
   }
   ::unsetenv("CUZK_FAULT_WORKER_HANG_EVERY");
   EXPECT_EQ(lines.count("no answer for a partition after 1 s"), 2u);
+}
+
+// Cancelling a job reaches the partition running in the worker process: it stops at its next stage there,
+// and the worker stays up for the next job.
+TEST(EngineProcess, CancelReachesThePartitionInTheWorker) {
+  test::TempRepository repo;
+  const auto w = repo.add<Bn254>("big", 1 << 16, 2, "partitions = 2\n");
+  const auto spool = repo.root() / "spool";
+  std::filesystem::create_directories(spool);
+  Engine e(process_config(repo, spool));
+  const auto job = e.submit({"c", "big", std::nullopt, w}).job_id;
+  for (int i = 0; i < 20000; ++i) {
+    if (e.await(job, std::chrono::milliseconds(0)).partitions[0].state == PartitionState::kRunning) break;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  EXPECT_TRUE(e.cancel(job));
+  const auto r = e.await(job);
+  EXPECT_EQ(r.status, JobStatus::kCancelled);
+  EXPECT_EQ(r.partitions[0].state, PartitionState::kCancelled);
+  // Stopped in the worker: no proof came back to be checked here (a partition the worker finished anyway
+  // would be checked, then dropped as cancelled).
+  EXPECT_EQ(r.partitions[0].verify_ms, 0.0) << "the worker proved the cancelled partition to its end";
+  EXPECT_EQ(r.partitions[1].state, PartitionState::kCancelled);
+  const auto next = e.await(e.submit({"n", "big", std::nullopt, w}).job_id);
+  EXPECT_EQ(next.status, JobStatus::kCompleted) << next.error;
+  EXPECT_EQ(e.status().faults.worker_restarts, 0u);
 }
 
 // The worker's own faults (here: corrupted proofs its self-check caught and proved again) appear in this
