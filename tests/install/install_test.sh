@@ -19,5 +19,6 @@ for bin in "$P"/bin/*; do
 done
 "$P/bin/cuzk" info "$ROOT/examples/poseidon/bn128/circuit.zkey" >/dev/null
 "$P/bin/cuzk-daemon" --help >/dev/null
+"$P/bin/cuzk-worker" --help >/dev/null  # the worker processes of engine.isolation = "process", next to the daemon
 [[ -f "$P/share/cuzk/cuzk.toml" && -f "$P/share/cuzk/cuzk-daemon.service" ]]
 echo "relocatable install OK ($(ls "$P/lib" | wc -l) files in lib/)"
