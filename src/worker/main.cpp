@@ -220,7 +220,10 @@ int main(int argc, char** argv) {
         return reply;
       });
     }
-    handlers.join_all();  // the parent is gone or done: finish what it asked for, then stop
+    // End of the request stream: the parent is done (it waited for every reply) or gone (nobody will read
+    // what is still in flight), so stop that at its next stage rather than prove it for no one.
+    e.cancel_pending();
+    handlers.join_all();
     e.shutdown(true);
     return 0;
   } catch (const std::exception& ex) {
