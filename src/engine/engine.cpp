@@ -374,11 +374,28 @@ bool Engine::cancel(const std::string& job_id) {
 }
 
 Repository::PreloadResult Engine::preload(const std::string& circuit_id) {
+  Repository::PreloadResult r;
   try {
-    return repository_.preload(circuit_id);
+    r = repository_.preload(
+        circuit_id);  // isolation = process: the verifying key (and a check the key exists)
   } catch (const RepositoryError& e) {
     throw RequestError(e.what());
   }
+  if (processes_.empty()) return r;
+  // The proving key lives in the worker processes: load it there, every one of them.
+  r = {true, 0};
+  for (const auto& p : processes_) {
+    std::optional<worker_protocol::Reply> reply;
+    try {
+      reply = p->control({0, worker_protocol::RequestKind::kPreload, circuit_id});
+    } catch (const WorkerDied& e) {
+      throw RequestError(std::string("preload '") + circuit_id + "': " + e.what());
+    }
+    if (reply->result.state == PartitionState::kFailed) throw RequestError(reply->result.error);
+    r.already_loaded = r.already_loaded && reply->already;
+    r.load_ms = std::max(r.load_ms, reply->ms);
+  }
+  return r;
 }
 
 Repository::EvictResult Engine::evict(const std::string& circuit_id) {
@@ -389,7 +406,19 @@ Repository::EvictResult Engine::evict(const std::string& circuit_id) {
     device_copies += d->keys.count(circuit_id);
   }
 #endif
-  const auto r = repository_.evict(circuit_id, device_copies);
+  auto r = repository_.evict(circuit_id, device_copies);
+  // isolation = process: what the daemon evicted is a verifying key; the proving keys are the workers'.
+  for (const auto& p : processes_) {
+    std::optional<worker_protocol::Reply> reply;
+    try {
+      reply = p->control({0, worker_protocol::RequestKind::kEvict, circuit_id});
+    } catch (const WorkerDied&) {  // its keys went with it
+    }
+    if (!reply) continue;
+    r.was_loaded = r.was_loaded || reply->already;
+    r.freed_bytes += reply->bytes;
+    r.jobs_holding = std::max<long>(r.jobs_holding, reply->holding);
+  }
 #ifdef CUZK_HAVE_CUDA
   if (r.was_loaded && r.jobs_holding == 0)
     for (auto& d : devices_) {

@@ -214,6 +214,19 @@ PartitionResult WorkerProcess::call(worker_protocol::Request request, std::chron
   return std::move(pending.reply.result);
 }
 
+std::optional<worker_protocol::Reply> WorkerProcess::control(worker_protocol::Request request) {
+  Pending pending;
+  std::unique_lock lock(mutex_);
+  if (!alive_) {
+    if (request.kind != worker_protocol::RequestKind::kPreload) return std::nullopt;
+    start_locked();
+  }
+  send_locked(lock, request, pending);
+  replied_.wait(lock, [&] { return pending.done; });
+  if (pending.died) throw WorkerDied(name_ + ": " + last_death_ + " before it answered");
+  return std::move(pending.reply);
+}
+
 std::optional<EngineStatus> WorkerProcess::status(std::chrono::milliseconds timeout) {
   Pending pending;
   std::unique_lock lock(mutex_);

@@ -56,6 +56,10 @@ class WorkerProcess {
   PartitionResult call(worker_protocol::Request request,
                        std::chrono::seconds timeout = std::chrono::seconds(0),
                        const std::atomic<bool>* cancel = nullptr);
+  // A preload or evict request (worker_protocol::RequestKind), answered when the child has done it. Preload
+  // starts the child if none runs; evict does not (a child not running holds nothing): nullopt then.
+  // Throws WorkerDied if the child ends first.
+  std::optional<worker_protocol::Reply> control(worker_protocol::Request request);
   // The running child's devices, faults and pinned memory, or nullopt when none runs (none is started for
   // this) or it does not answer within `timeout` (a status page must not hang on a busy worker).
   std::optional<EngineStatus> status(std::chrono::milliseconds timeout);

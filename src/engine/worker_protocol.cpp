@@ -139,7 +139,7 @@ Request decode_request(const std::string& frame) {
   Request q;
   q.id = r.u64();
   const std::uint64_t kind = r.u64();
-  if (kind > static_cast<std::uint64_t>(RequestKind::kCancel))
+  if (kind > static_cast<std::uint64_t>(RequestKind::kEvict))
     throw std::runtime_error("worker protocol: unknown request kind");
   q.kind = static_cast<RequestKind>(kind);
   q.circuit_id = r.str();
@@ -167,6 +167,10 @@ std::string encode(const Reply& p) {
   w.f64(r.verify_ms);
   w.u64(p.status.has_value());
   if (p.status) encode_status(w, *p.status);
+  w.u64(p.already);
+  w.f64(p.ms);
+  w.u64(p.bytes);
+  w.u64(static_cast<std::uint64_t>(p.holding));
   return w.take();
 }
 
@@ -191,6 +195,10 @@ Reply decode_reply(const std::string& frame) {
   r.prove_ms = in.f64();
   r.verify_ms = in.f64();
   if (in.u64()) p.status = decode_status(in);
+  p.already = in.u64() != 0;
+  p.ms = in.f64();
+  p.bytes = in.u64();
+  p.holding = static_cast<std::int64_t>(in.u64());
   return p;
 }
 

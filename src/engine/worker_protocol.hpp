@@ -13,7 +13,8 @@
 namespace cuzk::engine::worker_protocol {
 
 // kCancel: stop the proof request `target` at its next stage boundary (its reply says cancelled).
-enum class RequestKind : std::uint64_t { kProve = 0, kStatus = 1, kCancel = 2 };
+// kPreload, kEvict: the circuit's proving key, in the worker (the daemon holds verifying keys only).
+enum class RequestKind : std::uint64_t { kProve = 0, kStatus = 1, kCancel = 2, kPreload = 3, kEvict = 4 };
 
 struct Request {
   std::uint64_t id = 0;
@@ -28,6 +29,12 @@ struct Reply {
   std::uint64_t id = 0;
   PartitionResult result;              // kProve
   std::optional<EngineStatus> status;  // kStatus: devices, faults and pinned memory (no jobs, no workers)
+  // kPreload: result.state/error, `already` = already loaded, `ms` = load time. kEvict: `already` = was
+  // loaded, `bytes` freed, `holding` = jobs holding the key (then it stays).
+  bool already = false;
+  double ms = 0;
+  std::uint64_t bytes = 0;
+  std::int64_t holding = 0;
 };
 
 std::string encode(const Request& r);

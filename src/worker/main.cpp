@@ -189,6 +189,32 @@ int main(int argc, char** argv) {
         jobs.cancel(e, request.target);
         continue;
       }
+      if (request.kind == wp::RequestKind::kEvict) {
+        wp::Reply reply{request.id, {}};
+        try {
+          const auto r = e.evict(request.circuit_id);
+          reply = {request.id, {}, std::nullopt, r.was_loaded, 0, r.freed_bytes, r.jobs_holding};
+        } catch (const std::exception&) {  // unknown here: nothing to free
+        }
+        handlers.send(reply);
+        continue;
+      }
+      if (request.kind == wp::RequestKind::kPreload) {  // loading takes a while: off the reading thread
+        handlers.spawn([&e, request] {
+          wp::Reply reply{request.id, {}};
+          try {
+            const auto r = e.preload(request.circuit_id);
+            reply.result.state = engine::PartitionState::kDone;
+            reply.already = r.already_loaded;
+            reply.ms = r.load_ms;
+          } catch (const std::exception& ex) {
+            reply.result.state = engine::PartitionState::kFailed;
+            reply.result.error = ex.what();
+          }
+          return reply;
+        });
+        continue;
+      }
       if (crash.fire()) {  // proof requests only
         std::fprintf(stderr, "cuzk-worker: injected crash (CUZK_FAULT_WORKER_CRASH)\n");
         std::abort();

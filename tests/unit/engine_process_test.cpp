@@ -208,6 +208,26 @@ TEST(EngineProcess, CancelReachesThePartitionInTheWorker) {
   EXPECT_EQ(e.status().faults.worker_restarts, 0u);
 }
 
+// Preload and evict act on the proving keys, which live in the worker process: the daemon's own copy is a
+// verifying key of a few hundred bytes.
+TEST(EngineProcess, PreloadAndEvictReachTheWorker) {
+  test::TempRepository repo;
+  const auto bn = repo.add<Bn254>("bn", 2000, 1);
+  const auto spool = repo.root() / "spool";
+  std::filesystem::create_directories(spool);
+  Engine e(process_config(repo, spool));
+  EXPECT_FALSE(e.preload("bn").already_loaded);
+  EXPECT_TRUE(e.preload("bn").already_loaded);
+  EXPECT_THROW(e.preload("nope"), RequestError);
+  const auto evicted = e.evict("bn");
+  EXPECT_TRUE(evicted.was_loaded);
+  // A 2,000-constraint BN254 key: its points alone are ~0.5 MB; a verifying key is under 1 KB.
+  EXPECT_GT(evicted.freed_bytes, 100u * 1024);
+  EXPECT_FALSE(e.preload("bn").already_loaded);  // gone from the worker, so loaded again
+  const auto r = e.await(e.submit({"after", "bn", std::nullopt, bn}).job_id);
+  EXPECT_EQ(r.status, JobStatus::kCompleted) << r.error;
+}
+
 // The worker's own faults (here: corrupted proofs its self-check caught and proved again) appear in this
 // engine's status, asked over the same socket.
 TEST(EngineProcess, TheWorkersFaultsShowInThisEnginesStatus) {
