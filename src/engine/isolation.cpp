@@ -3,8 +3,10 @@
 // engine's workers hand it their partitions (as many at once as it has workers, so its pre-staging still
 // overlaps), check what comes back against the verifying key, and retry a partition whose worker process
 // died under it.
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <fstream>
 
 #include "engine/engine.hpp"
@@ -24,6 +26,26 @@ std::filesystem::path default_worker_exe() {
   return ec ? std::filesystem::path("cuzk-worker") : self.parent_path() / "cuzk-worker";
 }
 
+// Spool files of daemons that are gone (killed before their jobs ended) would fill /dev/shm over months
+// of restarts: removed at start. Names are cuzk-<pid>-<n>.witness; a live pid's files are left alone.
+void remove_stale_spool_files(const std::filesystem::path& dir) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("cuzk-", 0) != 0 || !name.ends_with(".witness")) continue;
+    const auto dash = name.find('-', 5);
+    if (dash == std::string::npos) continue;
+    pid_t pid = 0;
+    try {
+      pid = static_cast<pid_t>(std::stol(name.substr(5, dash - 5)));
+    } catch (const std::exception&) {
+      continue;
+    }
+    if (pid > 0 && pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH)
+      std::filesystem::remove(entry.path(), ec);
+  }
+}
+
 std::string fault_arg(const cuda::FaultSpec& f) {
   return std::to_string(f.every) + "," + std::to_string(f.rate) + "," + std::to_string(f.seed);
 }
@@ -38,6 +60,7 @@ void Engine::start_worker_processes(int gpus) {
   if (config_.spool_dir.empty())
     config_.spool_dir =
         std::filesystem::is_directory("/dev/shm") ? "/dev/shm" : std::filesystem::temp_directory_path();
+  remove_stale_spool_files(config_.spool_dir);
   // Everything the child's engine needs from ours; faults travel too (and CUZK_FAULT_* in the environment).
   std::vector<std::string> common = {config_.worker_exe.string(),
                                      "--repository",

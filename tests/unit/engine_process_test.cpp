@@ -3,10 +3,12 @@
 // real files: a child that dies under a partition (injected with CUZK_FAULT_WORKER_CRASH_EVERY, which the
 // child inherits) is started again and the partition proved again, so no job is lost.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -77,9 +79,19 @@ TEST(EngineProcess, WorkerProcessesProveAndEveryProofIsCheckedHere) {
   const auto other = repo.add<Bn254>("other", 100);
   const auto spool = repo.root() / "spool";
   std::filesystem::create_directories(spool);
+  // A dead daemon's spool file is removed at start (pid 2^22 + 1 is above Linux's pid limit: never alive);
+  // another name, or a live pid's file, is left alone.
+  const std::vector<std::string> kept = {"cuzk-" + std::to_string(::getpid()) + "-7.witness", "notes.txt"};
+  for (const auto& n : kept) std::ofstream(spool / n) << "x";
+  std::ofstream(spool / "cuzk-4194305-0.witness") << "x";
   auto cfg = process_config(repo, spool);
   cfg.cpu_workers = 2;
   Engine e(cfg);
+  EXPECT_FALSE(std::filesystem::exists(spool / "cuzk-4194305-0.witness"));
+  for (const auto& n : kept) {
+    EXPECT_TRUE(std::filesystem::exists(spool / n)) << n;
+    std::filesystem::remove(spool / n);
+  }
   std::vector<std::string> bn_jobs, bls_jobs;
   for (int i = 0; i < 4; ++i) bn_jobs.push_back(e.submit({"bn", "bn", std::nullopt, {bn[i % 2]}}).job_id);
   // Witness files are read by the worker process directly; inline ones go through the spool.
