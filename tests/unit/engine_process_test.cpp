@@ -33,13 +33,16 @@ void expect_valid(const std::filesystem::path& root, const std::string& circuit,
                   .valid);
 }
 
-EngineConfig process_config(const test::TempRepository& repo, const std::filesystem::path& spool) {
+// isolation = "process" on the CPU backend, the build tree's worker, and a spool folder inside the
+// repository (so a test can see that spooled witnesses go away).
+EngineConfig process_config(const test::TempRepository& repo) {
   EngineConfig cfg;
   cfg.repository = repo.root();
   cfg.backend = "cpu";
   cfg.isolation = "process";
   cfg.worker_exe = CUZK_WORKER_EXE;
-  cfg.spool_dir = spool;
+  cfg.spool_dir = repo.root() / "spool";
+  std::filesystem::create_directories(cfg.spool_dir);
   cfg.log = [](const std::string&) {};
   return cfg;
 }
@@ -84,7 +87,7 @@ TEST(EngineProcess, WorkerProcessesProveAndEveryProofIsCheckedHere) {
   const std::vector<std::string> kept = {"cuzk-" + std::to_string(::getpid()) + "-7.witness", "notes.txt"};
   for (const auto& n : kept) std::ofstream(spool / n) << "x";
   std::ofstream(spool / "cuzk-4194305-0.witness") << "x";
-  auto cfg = process_config(repo, spool);
+  auto cfg = process_config(repo);
   cfg.cpu_workers = 2;
   Engine e(cfg);
   EXPECT_FALSE(std::filesystem::exists(spool / "cuzk-4194305-0.witness"));
@@ -141,11 +144,10 @@ TEST(EngineProcess, AWorkerProcessThatDiesIsStartedAgainAndNoJobIsLost) {
   test::TempRepository repo;
   const auto bn = repo.add<Bn254>("bn", 300, 2, "partitions = 2\n");
   const auto spool = repo.root() / "spool";
-  std::filesystem::create_directories(spool);
   // Every third request the child receives kills it. One worker: requests are sequential, so the partition
   // that died is the first request of the next child and is proved there.
   ::setenv("CUZK_FAULT_WORKER_CRASH_EVERY", "3", 1);
-  auto cfg = process_config(repo, spool);
+  auto cfg = process_config(repo);
   cfg.cpu_workers = 1;
   LogLines lines;
   cfg.log = lines.sink();
@@ -174,10 +176,8 @@ TEST(EngineProcess, AWorkerProcessThatDiesIsStartedAgainAndNoJobIsLost) {
 TEST(EngineProcess, AHungWorkerIsKilledAfterThePartitionTimeout) {
   test::TempRepository repo;
   const auto bn = repo.add<Bn254>("bn", 300, 1);
-  const auto spool = repo.root() / "spool";
-  std::filesystem::create_directories(spool);
   ::setenv("CUZK_FAULT_WORKER_HANG_EVERY", "2", 1);
-  auto cfg = process_config(repo, spool);
+  auto cfg = process_config(repo);
   cfg.partition_timeout_s = 1;
   LogLines lines;
   cfg.log = lines.sink();
@@ -199,9 +199,7 @@ TEST(EngineProcess, AHungWorkerIsKilledAfterThePartitionTimeout) {
 TEST(EngineProcess, CancelReachesThePartitionInTheWorker) {
   test::TempRepository repo;
   const auto w = repo.add<Bn254>("big", 1 << 16, 2, "partitions = 2\n");
-  const auto spool = repo.root() / "spool";
-  std::filesystem::create_directories(spool);
-  Engine e(process_config(repo, spool));
+  Engine e(process_config(repo));
   const auto job = e.submit({"c", "big", std::nullopt, w}).job_id;
   for (int i = 0; i < 20000; ++i) {
     if (e.await(job, std::chrono::milliseconds(0)).partitions[0].state == PartitionState::kRunning) break;
@@ -225,9 +223,7 @@ TEST(EngineProcess, CancelReachesThePartitionInTheWorker) {
 TEST(EngineProcess, PreloadAndEvictReachTheWorker) {
   test::TempRepository repo;
   const auto bn = repo.add<Bn254>("bn", 2000, 1);
-  const auto spool = repo.root() / "spool";
-  std::filesystem::create_directories(spool);
-  Engine e(process_config(repo, spool));
+  Engine e(process_config(repo));
   EXPECT_FALSE(e.preload("bn").already_loaded);
   EXPECT_TRUE(e.preload("bn").already_loaded);
   EXPECT_THROW(e.preload("nope"), RequestError);
@@ -245,9 +241,7 @@ TEST(EngineProcess, PreloadAndEvictReachTheWorker) {
 TEST(EngineProcess, TheWorkersFaultsShowInThisEnginesStatus) {
   test::TempRepository repo;
   const auto bn = repo.add<Bn254>("bn", 300, 1);
-  const auto spool = repo.root() / "spool";
-  std::filesystem::create_directories(spool);
-  auto cfg = process_config(repo, spool);
+  auto cfg = process_config(repo);
   cfg.fault_corrupt = {2, 0, 1};  // every second proof the worker makes is corrupted
   Engine e(cfg);
   // The worker's proofs 2, 4 and 6 are corrupted: jobs 2..4 each need a second attempt there.
@@ -298,7 +292,7 @@ TEST(EngineProcess, AWorkerThatKeepsDyingIsReplacedByItsFallback) {
 
 TEST(EngineProcess, AMissingWorkerExecutableIsAClearError) {
   test::TempRepository repo;
-  auto cfg = process_config(repo, repo.root());
+  auto cfg = process_config(repo);
   cfg.worker_exe = repo.root() / "no-such-worker";
   try {
     Engine e(cfg);
