@@ -1,0 +1,112 @@
+// The wire between the engine and its worker processes (engine/worker_protocol.hpp): every field survives a
+// round trip, and a frame that is cut short or names an unknown request kind is refused, not misread.
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "engine/worker_protocol.hpp"
+
+namespace cuzk::engine::worker_protocol {
+namespace {
+
+Reply sample_reply() {
+  Reply p;
+  p.id = 42;
+  p.result.state = PartitionState::kDone;
+  p.result.proof_json = "{\"pi_a\": []}";
+  p.result.public_json = "[\"7\"]";
+  p.result.proof_bytes = std::string(192, '\x05');
+  p.result.plan = "lean";
+  p.result.prestage = "fallback";
+  p.result.attempts = 2;
+  p.result.stages.stages_ms = {{"abc", 1.5}, {"h", 2.25}};
+  p.result.stages.details_ms = {{"batch_add", 0.5}};
+  p.result.prove_ms = 9.75;
+  p.result.verify_ms = 3.5;
+  EngineStatus s;
+  DeviceStatus d;
+  d.ordinal = 1;
+  d.name = "H200";
+  d.vram_total = 1ull << 40;
+  d.vram_used = 12345;
+  d.context_resets = 3;
+  d.lost = true;
+  d.lost_reason = "gone";
+  d.resident_circuits = {"a", "b"};
+  s.devices.push_back(d);
+  s.faults.out_of_memory = 4;
+  s.faults.context_lost = 5;
+  s.pinned_pool_bytes = 77;
+  p.status = s;
+  p.already = true;
+  p.ms = 12.5;
+  p.bytes = 999;
+  p.holding = 2;
+  return p;
+}
+
+TEST(WorkerProtocol, RequestsAndRepliesSurviveTheWire) {
+  const Request q{7, RequestKind::kCancel, "porep-32g", "/dev/shm/w.witness", 9, 5};
+  const Request back = decode_request(encode(q));
+  EXPECT_EQ(back.id, 7u);
+  EXPECT_EQ(back.kind, RequestKind::kCancel);
+  EXPECT_EQ(back.circuit_id, "porep-32g");
+  EXPECT_EQ(back.witness_path, "/dev/shm/w.witness");
+  EXPECT_EQ(back.partition, 9u);
+  EXPECT_EQ(back.target, 5u);
+
+  const Reply p = sample_reply();
+  const Reply r = decode_reply(encode(p));
+  EXPECT_EQ(r.id, 42u);
+  EXPECT_EQ(r.result.state, PartitionState::kDone);
+  EXPECT_EQ(r.result.proof_json, p.result.proof_json);
+  EXPECT_EQ(r.result.proof_bytes, p.result.proof_bytes);
+  EXPECT_EQ(r.result.plan, "lean");
+  EXPECT_EQ(r.result.prestage, "fallback");
+  EXPECT_EQ(r.result.attempts, 2u);
+  EXPECT_EQ(r.result.stages.stages_ms, p.result.stages.stages_ms);
+  EXPECT_EQ(r.result.stages.details_ms, p.result.stages.details_ms);
+  EXPECT_EQ(r.result.prove_ms, 9.75);
+  ASSERT_TRUE(r.status);
+  ASSERT_EQ(r.status->devices.size(), 1u);
+  EXPECT_EQ(r.status->devices[0].name, "H200");
+  EXPECT_EQ(r.status->devices[0].vram_total, 1ull << 40);
+  EXPECT_EQ(r.status->devices[0].resident_circuits, (std::vector<std::string>{"a", "b"}));
+  EXPECT_TRUE(r.status->devices[0].lost);
+  EXPECT_EQ(r.status->faults.context_lost, 5u);
+  EXPECT_EQ(r.status->pinned_pool_bytes, 77u);
+  EXPECT_TRUE(r.already);
+  EXPECT_EQ(r.bytes, 999u);
+  EXPECT_EQ(r.holding, 2);
+}
+
+TEST(WorkerProtocol, ShortOrUnknownFramesAreRefused) {
+  const std::string reply = encode(sample_reply());
+  for (std::size_t cut : {std::size_t(0), std::size_t(5), reply.size() / 2, reply.size() - 1})
+    EXPECT_THROW(decode_reply(reply.substr(0, cut)), std::runtime_error) << "cut at " << cut;
+  std::string request = encode(Request{1, RequestKind::kProve, "c", "w", 0, 0});
+  request[8] = 9;  // the kind: no such request
+  EXPECT_THROW(decode_request(request), std::runtime_error);
+}
+
+TEST(WorkerProtocol, FramesCrossASocketWhole) {
+  int sv[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+  const std::string big(3 << 20, 'x');  // larger than a socket buffer: written and read in pieces
+  std::thread writer([&] {
+    EXPECT_TRUE(send_frame(sv[0], "first"));
+    EXPECT_TRUE(send_frame(sv[0], big));
+    ::close(sv[0]);
+  });
+  EXPECT_EQ(read_frame(sv[1]), std::optional<std::string>("first"));
+  EXPECT_EQ(read_frame(sv[1]), std::optional<std::string>(big));
+  EXPECT_EQ(read_frame(sv[1]), std::nullopt);  // end of stream
+  writer.join();
+  EXPECT_FALSE(send_frame(sv[1], "to nobody"));  // the peer is gone: false, and no SIGPIPE kills the test
+  ::close(sv[1]);
+}
+
+}  // namespace
+}  // namespace cuzk::engine::worker_protocol
