@@ -94,24 +94,14 @@ Engine::Engine(EngineConfig config)
     repository_.set_verifying_only(true);  // the worker processes hold the proving keys
     start_worker_processes(gpus);
   } else if (backend_ == "cuda") {
-    std::vector<int> ordinals = config_.devices;
-    if (ordinals.empty())
-      for (int d = 0; d < gpus; ++d) ordinals.push_back(d);
-    for (int d : ordinals) {
-      if (d < 0 || d >= gpus) throw std::invalid_argument("device " + std::to_string(d) + " does not exist");
+    for (int d : gpu_ordinals(gpus)) {
       devices_.push_back(std::make_unique<Device>());
       devices_.back()->ordinal = d;
-      for (unsigned w = 0; w < std::max(1u, config_.gpu_workers_per_device); ++w) {
-        workers_.push_back(std::make_unique<Worker>());
-        workers_.back()->name = "cuda:" + std::to_string(d) + "/" + std::to_string(w);
-        workers_.back()->device = devices_.back().get();
-      }
+      for (unsigned w = 0; w < std::max(1u, config_.gpu_workers_per_device); ++w)
+        add_worker("cuda:" + std::to_string(d) + "/" + std::to_string(w)).device = devices_.back().get();
     }
   } else {
-    for (unsigned w = 0; w < std::max(1u, config_.cpu_workers); ++w) {
-      workers_.push_back(std::make_unique<Worker>());
-      workers_.back()->name = "cpu:" + std::to_string(w);
-    }
+    for (unsigned w = 0; w < std::max(1u, config_.cpu_workers); ++w) add_worker("cpu:" + std::to_string(w));
   }
 #ifdef CUZK_HAVE_CUDA
   // Keys the GPUs use are page-locked in host memory, so uploads (and MSMs streamed from host memory when a
@@ -133,6 +123,21 @@ Engine::Engine(EngineConfig config)
   for (auto& w : workers_) threads_.emplace_back([this, &w] { work(*w); });
   log("cuzk engine: backend " + backend_ + ", " + std::to_string(workers_.size()) + " workers, repository " +
       config_.repository.string());
+}
+
+std::vector<int> Engine::gpu_ordinals(int gpus) const {
+  std::vector<int> ordinals = config_.devices;
+  if (ordinals.empty())
+    for (int d = 0; d < gpus; ++d) ordinals.push_back(d);
+  for (int d : ordinals)
+    if (d < 0 || d >= gpus) throw std::invalid_argument("device " + std::to_string(d) + " does not exist");
+  return ordinals;
+}
+
+Engine::Worker& Engine::add_worker(std::string name) {
+  workers_.push_back(std::make_unique<Worker>());
+  workers_.back()->name = std::move(name);
+  return *workers_.back();
 }
 
 Engine::~Engine() {

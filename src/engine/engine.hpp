@@ -230,6 +230,9 @@ class Engine {
   // isolation = process: the worker's process proves it; this one checks the proof.
   void prove_in_worker_process(Worker& worker, Job& job, std::uint32_t partition, PartitionResult& r);
   void start_worker_processes(int gpus);
+  // The GPUs to use (engine.devices, or all `gpus`); throws for one that does not exist.
+  std::vector<int> gpu_ordinals(int gpus) const;
+  Worker& add_worker(std::string name);
   std::vector<std::string> spool(SubmitRequest& req);
   // Runs `attempt` (one try at the partition's proof) until it succeeds; after a failed self-check or a
   // CUDA error that recover() handles, it tries again, max_attempts in all, then rethrows.

@@ -89,11 +89,7 @@ void Engine::start_worker_processes(int gpus) {
   if (!config_.self_check) common.push_back("--no-self-check");
   auto logger = [this](const std::string& line) { log(line); };
   if (backend_ == "cuda") {
-    std::vector<int> ordinals = config_.devices;
-    if (ordinals.empty())
-      for (int d = 0; d < gpus; ++d) ordinals.push_back(d);
-    for (int d : ordinals) {
-      if (d < 0 || d >= gpus) throw std::invalid_argument("device " + std::to_string(d) + " does not exist");
+    for (int d : gpu_ordinals(gpus)) {
       auto args = common, fallback = common;
       const unsigned n = std::max(1u, config_.gpu_workers_per_device);
       args.insert(args.end(),
@@ -104,11 +100,8 @@ void Engine::start_worker_processes(int gpus) {
           std::make_unique<WorkerProcess>("cuda:" + std::to_string(d), args, logger, fallback));
       process_devices_.push_back(d);
       processes_.back()->start();
-      for (unsigned w = 0; w < n; ++w) {
-        workers_.push_back(std::make_unique<Worker>());
-        workers_.back()->name = "cuda:" + std::to_string(d) + "/" + std::to_string(w);
-        workers_.back()->process = processes_.back().get();
-      }
+      for (unsigned w = 0; w < n; ++w)
+        add_worker("cuda:" + std::to_string(d) + "/" + std::to_string(w)).process = processes_.back().get();
     }
   } else {
     auto args = common;
@@ -117,11 +110,7 @@ void Engine::start_worker_processes(int gpus) {
     processes_.push_back(std::make_unique<WorkerProcess>("cpu", args, logger));
     process_devices_.push_back(-1);
     processes_.back()->start();
-    for (unsigned w = 0; w < n; ++w) {
-      workers_.push_back(std::make_unique<Worker>());
-      workers_.back()->name = "cpu:" + std::to_string(w);
-      workers_.back()->process = processes_.back().get();
-    }
+    for (unsigned w = 0; w < n; ++w) add_worker("cpu:" + std::to_string(w)).process = processes_.back().get();
   }
 }
 

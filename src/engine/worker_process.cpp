@@ -167,10 +167,15 @@ void WorkerProcess::send_locked(std::unique_lock<std::mutex>& lock, worker_proto
                                 Pending& pending) {
   request.id = next_id_++;
   pending_[request.id] = &pending;
+  write_locked(lock, request);
+}
+
+void WorkerProcess::write_locked(std::unique_lock<std::mutex>& lock,
+                                 const worker_protocol::Request& request) {
   const int fd = fd_;
   lock.unlock();
   {
-    // A failed send means the child is gone: its reader fails every pending request, this one included.
+    // A failed send means the child is gone: its reader fails every pending request.
     std::lock_guard w(write_mutex_);
     worker_protocol::send_frame(fd, worker_protocol::encode(request));
   }
@@ -194,13 +199,7 @@ PartitionResult WorkerProcess::call(worker_protocol::Request request, std::chron
       worker_protocol::Request stop;
       stop.kind = worker_protocol::RequestKind::kCancel;
       stop.target = request.id;
-      const int fd = fd_;
-      lock.unlock();
-      {
-        std::lock_guard w(write_mutex_);
-        worker_protocol::send_frame(fd, worker_protocol::encode(stop));
-      }
-      lock.lock();
+      write_locked(lock, stop);
     }
     if (Clock::now() >= deadline && alive_) {
       if (log_)

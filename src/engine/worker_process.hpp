@@ -83,6 +83,8 @@ class WorkerProcess {
   // Registers `pending` under a fresh id and sends the request; false if the child is gone (its reader then
   // fails `pending`). With mutex_ held on entry and on return.
   void send_locked(std::unique_lock<std::mutex>& lock, worker_protocol::Request& request, Pending& pending);
+  // Writes one frame to the current child, mutex_ released meanwhile (held on entry and on return).
+  void write_locked(std::unique_lock<std::mutex>& lock, const worker_protocol::Request& request);
   void start_locked();  // with mutex_ held
   void read_replies(int fd, pid_t pid, std::uint64_t generation);
   void reap_locked();  // with mutex_ held, the child dead: joins its reader, closes the socket

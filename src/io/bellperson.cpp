@@ -35,11 +35,7 @@ class Reader {
   // `count` points of one vector, decoded in parallel; the first bad one (lowest index) is reported.
   template <class P>
   std::vector<P> points(const char* what, std::size_t count, bool check_subgroup, bool allow_infinity) {
-    constexpr std::size_t size = std::is_same_v<P, G1> ? kG1 : kG2;
-    if (count > (bytes_.size() - pos_) / size)
-      fail("truncated: " + std::string(what) + " has " + std::to_string(count) + " points (" +
-           std::to_string(count * size) + " bytes) at offset " + std::to_string(pos_) + ", but only " +
-           std::to_string(bytes_.size() - pos_) + " bytes remain");
+    const std::size_t size = need_points<P>(what, count);
     std::vector<P> out(count);
     std::atomic<std::size_t> first_bad{count};
     std::vector<PointStatus> status(count, PointStatus::ok);
@@ -74,13 +70,19 @@ class Reader {
   // for them is still an error.
   template <class P>
   std::size_t skip(const char* what, std::size_t count) {
+    pos_ += count * need_points<P>(what, count);
+    return count;
+  }
+
+  // Fails unless `count` points of type P remain; returns the size of one.
+  template <class P>
+  std::size_t need_points(const char* what, std::size_t count) const {
     constexpr std::size_t size = std::is_same_v<P, G1> ? kG1 : kG2;
     if (count > (bytes_.size() - pos_) / size)
       fail("truncated: " + std::string(what) + " has " + std::to_string(count) + " points (" +
            std::to_string(count * size) + " bytes) at offset " + std::to_string(pos_) + ", but only " +
            std::to_string(bytes_.size() - pos_) + " bytes remain");
-    pos_ += count * size;
-    return count;
+    return size;
   }
 
   std::size_t remaining() const { return bytes_.size() - pos_; }
