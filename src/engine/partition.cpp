@@ -178,6 +178,11 @@ std::unique_ptr<Prestaged<typename C::Fr>> prestage(cuda::PinnedPool& pool, Stag
   auto lease = pool.lease(bytes);
   if (!lease) return nullptr;
   std::memcpy(lease.data(), witness.data(), bytes);
+  // Declared before the lock, so destroyed after it is released: a Prestaged unlists itself under that
+  // lock, and a refused allocation in stage() destroys it on the way out (destroyed under the lock, that was
+  // a self-deadlock the allocation-fault test ran into). Made inside the try: its event cannot be created in
+  // a poisoned context, and that error belongs to the GPU region, not to the partition.
+  std::unique_ptr<Prestaged<Fr>> p;
   try {
     std::lock_guard lock(area.mutex);
     const auto own = area.proof_need.find(circuit_id);
@@ -187,7 +192,7 @@ std::unique_ptr<Prestaged<typename C::Fr>> prestage(cuda::PinnedPool& pool, Stag
       need = std::max(need, current->second);
     const std::size_t capacity = cuda::vram_usage(ordinal).in_use + cuda::vram_available();
     if (area.floor + need + area.staged_bytes + bytes > capacity) return nullptr;
-    auto p = std::make_unique<Prestaged<Fr>>(area, generation);
+    p = std::make_unique<Prestaged<Fr>>(area, generation);
     p->stage(std::move(lease), witness.size(), copy.get());
     return p;
   } catch (const cuda::CudaError&) {  // refused, or a context in trouble: the region finds out and recovers

@@ -135,14 +135,12 @@ __global__ void accumulate_kernel(const ec::Affine<C>* points, std::size_t point
 
 // A bucket whose run covers many segments (skewed scalars: a PoRep witness has a million values r − k that
 // share every upper digit, so one bucket per window gets them all) has many heads to add. Summing them in
-// merge_kernel's one thread took 215 ms of a 254 ms MSM; instead they are folded pairwise, one kernel per
-// level (stride 1, 2, 4, …), until head[t0 + 1] holds the sum of the bucket's heads t0+1..t1.
-__global__ void longest_run_kernel(const std::uint32_t* start, const std::uint32_t* end,
-                                   std::size_t buckets_n, unsigned* longest) {
-  const std::size_t b = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (b >= buckets_n || start[b] == end[b]) return;
-  atomicMax(longest, static_cast<unsigned>((end[b] - 1) / kSeg - start[b] / kSeg));
-}
+// merge_kernel's one thread took 215 ms of a 254 ms MSM; instead they are folded kFoldRadix at a time,
+// one kernel per level (stride 1, R, R², …), until head[t0 + 1] holds the sum of the bucket's heads
+// t0+1..t1. The number of levels follows from the slice's segment count, which the host knows, so no
+// level waits for a value computed on the device: a slice is enqueued without any synchronisation, and
+// the host runs ahead into the next slice (and, streamed, the next upload) while this one computes.
+constexpr std::size_t kFoldRadix = 32;
 
 template <class C>
 __global__ void fold_heads_kernel(const std::uint32_t* keys, std::size_t total, std::uint32_t skip,
@@ -155,7 +153,10 @@ __global__ void fold_heads_kernel(const std::uint32_t* keys, std::size_t total, 
   const std::size_t t0 = start[key] / kSeg, t1 = (end[key] - 1) / kSeg;
   if (t <= t0) return;  // not a head: the segment where the run begins
   const std::size_t j = t - (t0 + 1), heads = t1 - t0;
-  if (j % (2 * stride) == 0 && j + stride < heads) head[t] += head[t + stride];
+  if (heads <= stride || j % (kFoldRadix * stride) != 0) return;
+  Xyzz<C> acc = head[t];
+  for (std::size_t k = stride; k < kFoldRadix * stride && j + k < heads; k += stride) acc += head[t + k];
+  head[t] = acc;
 }
 
 // Per bucket, the sum of this slice's entries: partial[b] when its run lies inside one segment,
@@ -374,7 +375,6 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars, 
   cuda::DeviceBuffer<std::uint32_t> start(nb), end(nb);
   const std::size_t segments = (pairs + kSeg - 1) / kSeg;
   cuda::DeviceBuffer<Xyzz<C>> head(segments), tail(segments);
-  cuda::DeviceBuffer<unsigned> longest(1);
   std::size_t temp_bytes = 0;
   CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_sorted.data(),
                                                   vals.data(), vals_sorted.data(), pairs, 0, key_bits,
@@ -409,14 +409,10 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars, 
     cuda::check_last_launch("msm accumulate_kernel");
     points.release(slice, stream);
     trace.mark("accumulate");
-    longest.memset_async(0, stream);
-    longest_run_kernel<<<blocks_for(nb), kThreads, 0, stream>>>(start.data(), end.data(), nb, longest.data());
-    cuda::check_last_launch("msm longest_run_kernel");
-    unsigned most_heads = 0;
-    longest.download(&most_heads, 1, stream);
-    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
-    for (std::size_t stride = 1; stride < most_heads; stride *= 2) {
-      fold_heads_kernel<C><<<blocks_for((total + kSeg - 1) / kSeg), kThreads, 0, stream>>>(
+    // A run spans at most all of the slice's segments: segments − 1 heads.
+    const std::size_t slice_segments = (total + kSeg - 1) / kSeg;
+    for (std::size_t stride = 1; stride + 1 < slice_segments; stride *= kFoldRadix) {
+      fold_heads_kernel<C><<<blocks_for(slice_segments), kThreads, 0, stream>>>(
           keys_sorted.data(), total, skip, start.data(), end.data(), stride, head.data());
       cuda::check_last_launch("msm fold_heads_kernel");
     }

@@ -157,6 +157,7 @@ FaultRun run_engine(const test::TempRepository& repo, const std::vector<std::vec
       }
     } else {
       ++run.failed;
+      std::printf("job %s failed: %s\n", id.c_str(), r.error.c_str());  // why, when a test expected none
       EXPECT_EQ(r.status, eng::JobStatus::kFailed);
       EXPECT_FALSE(r.error.empty());
       for (const auto& p : r.partitions)
