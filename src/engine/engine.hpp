@@ -175,6 +175,9 @@ struct EngineConfig {
   cuda::FaultSpec fault_alloc, fault_sticky, fault_corrupt;
   // One line per partition (the timing line) and other events; default: stderr.
   std::function<void(const std::string&)> log;
+  // The timing line itself. A worker process leaves it to its parent, which logs it under the daemon's job
+  // id with the same stages (the worker's own job ids mean nothing to an operator).
+  bool log_partitions = true;
   // Called (outside the engine's lock) when a job finishes, for metrics.
   std::function<void(const JobResult&)> on_job_finished;
 };

@@ -461,7 +461,9 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
     std::lock_guard lock(mutex_);
     if (!r.plan.empty()) ++partitions_by_plan_[r.plan];
   }
-  // The timing line, in the original daemon's vocabulary where a stage matches.
+  // The timing line, in the original daemon's vocabulary where a stage matches. GPU time by the plan that
+  // proved it: a worker process's GPU partitions count too, and CPU fallbacks do not.
+  const bool ran_on_gpu = !r.plan.empty() && r.plan != "cpu" && r.plan != "cpu-fallback";
   const std::string prestage = r.prestage.empty() ? "none" : r.prestage;
   std::ostringstream line;
   line.setf(std::ios::fixed);
@@ -476,10 +478,10 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
        << " batch_add_ms=" << r.stages.detail("batch_add") << " tail_msm_ms=" << r.stages.detail("tail_msm")
        << " split_msm_ms="
        << stage_sum(r.stages, {"classify", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_streamed"})
-       << " gpu_total_ms=" << (w.device ? r.prove_ms : 0.0) << " verify_ms=" << r.verify_ms
+       << " gpu_total_ms=" << (ran_on_gpu ? r.prove_ms : 0.0) << " verify_ms=" << r.verify_ms
        << " total_ms=" << ms_between(t0, Clock::now());
   if (!r.error.empty()) line << " error=\"" << r.error << "\"";
-  log(line.str());
+  if (config_.log_partitions) log(line.str());
   return r;
 }
 

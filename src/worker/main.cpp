@@ -172,6 +172,14 @@ int main(int argc, char** argv) {
     cfg.fault_sticky = parse_fault(sticky);
     cfg.fault_corrupt = parse_fault(corrupt);
     cfg.exit_on_sticky = true;
+    // Its lines share the daemon's stderr: each says which worker process wrote it. The timing lines are the
+    // parent's to write, under the daemon's job ids.
+    cfg.log_partitions = false;
+    cfg.log = [tag = "cuzk-worker[" + std::to_string(::getpid()) + "] " +
+                     (device >= 0 && !fallback ? "cuda:" + std::to_string(device) : std::string("cpu")) +
+                     ": "](const std::string& line) {
+      std::fprintf(stderr, "%s%s\n", tag.c_str(), line.c_str());
+    };
     engine::Engine e(cfg);
     // Test hooks: the worker process dies (SIGABRT), or stops answering, on the chosen proof requests, as a
     // crashing or hung prover would.

@@ -171,6 +171,47 @@ TEST(EngineProcess, AWorkerProcessThatDiesIsStartedAgainAndNoJobIsLost) {
   EXPECT_EQ(files_in(spool), 0u);
 }
 
+// The workers write to the daemon's stderr: every line says which process wrote it, and the timing lines
+// are the parent's alone, under its own job ids (the worker's would name jobs no client ever saw).
+TEST(EngineProcess, WorkerLinesNameTheirProcessAndTimingLinesAreTheParents) {
+  test::TempRepository repo;
+  const auto bn = repo.add<Bn254>("bn", 300, 2, "partitions = 2\n");
+  auto cfg = process_config(repo);
+  cfg.cpu_workers = 1;
+  LogLines lines;
+  cfg.log = lines.sink();
+  const auto captured = repo.root() / "stderr.txt";
+  std::fflush(stderr);
+  const int saved = ::dup(2);
+  {
+    std::FILE* f = std::fopen(captured.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    ::dup2(::fileno(f), 2);  // the children inherit it
+    std::fclose(f);
+  }
+  std::string job;
+  {
+    Engine e(cfg);
+    job = e.submit({"j", "bn", std::nullopt, bn}).job_id;
+    EXPECT_EQ(e.await(job).status, JobStatus::kCompleted);
+  }
+  std::fflush(stderr);
+  ::dup2(saved, 2);
+  ::close(saved);
+  std::ifstream in(captured);
+  std::size_t worker_lines = 0, child_timing_lines = 0;
+  for (std::string l; std::getline(in, l);) {
+    if (l.rfind("cuzk-worker[", 0) == 0 && l.find("] cpu: cuzk engine: backend cpu") != std::string::npos)
+      ++worker_lines;
+    if (l.find("state=") != std::string::npos) ++child_timing_lines;
+  }
+  EXPECT_GE(worker_lines, 1u) << "the worker's start line does not name its process";
+  EXPECT_EQ(child_timing_lines, 0u) << "a worker wrote a timing line of its own";
+  EXPECT_EQ(lines.count("cuzk: job=" + job + " partition="), 2u);
+  EXPECT_EQ(lines.count(" plan=cpu "), 2u);
+  EXPECT_EQ(lines.count(" gpu_total_ms=0.0 "), 2u) << "CPU proofs count no GPU time";
+}
+
 // A worker that stops answering (CUZK_FAULT_WORKER_HANG_EVERY=2: every second proof request) is killed
 // after engine.partition_timeout and started again; the partition is proved again.
 TEST(EngineProcess, AHungWorkerIsKilledAfterThePartitionTimeout) {
