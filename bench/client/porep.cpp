@@ -14,7 +14,10 @@
 #include "client/runner.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
+#include "groth16/bellperson.hpp"
 #include "groth16/setup.hpp"
+#include "io/bellperson.hpp"
+#include "io/bellperson_assignment.hpp"
 #include "io/wtns.hpp"
 #include "io/zkey.hpp"
 #include "r1cs/porep_like.hpp"
@@ -46,35 +49,80 @@ groth16::FixedBaseMul<Curve> setup_multiplier() {
   return {};
 }
 
-// The circuit folder <repo>/<id>: circuit.zkey, circuit.toml (partitions), witness-<i>.wtns for i below
-// `distinct` (partitions cycle through them). Returns how many witness files there are.
-template <class Curve>
-unsigned prepare(const std::filesystem::path& dir, unsigned k, unsigned partitions, unsigned distinct,
-                 std::uint64_t seed) {
-  if (std::filesystem::exists(dir / "circuit.zkey")) {
+// A circuit's files in its folder: the key, and witness i (snarkjs) or assignment i (bellperson).
+struct Layout {
+  std::string key, witness_prefix, witness_suffix;
+  std::filesystem::path witness(const std::filesystem::path& dir, unsigned i) const {
+    return dir / (witness_prefix + std::to_string(i) + witness_suffix);
+  }
+};
+const Layout kSnarkjs{"circuit.zkey", "witness-", ".wtns"};
+const Layout kBellperson{"circuit.params", "assignment-", ".bin"};
+
+// The circuit folder <repo>/<id>: the key, circuit.toml (partitions) and `distinct` witnesses (partitions
+// cycle through them), made by `make` unless the key is there already. Returns how many witnesses there are.
+template <class Make>
+unsigned prepare(const std::filesystem::path& dir, const Layout& layout, unsigned partitions, Make&& make) {
+  if (std::filesystem::exists(dir / layout.key)) {
     unsigned n = 0;
-    while (std::filesystem::exists(dir / ("witness-" + std::to_string(n) + ".wtns"))) ++n;
-    if (n == 0) throw std::runtime_error(dir.string() + " has a key but no witness-0.wtns");
+    while (std::filesystem::exists(layout.witness(dir, n))) ++n;
+    if (n == 0)
+      throw std::runtime_error(dir.string() + " has a key but no " + layout.witness(dir, 0).string());
     return n;
   }
   std::filesystem::create_directories(dir);
-  auto t = Clock::now();
-  const auto g = r1cs::porep_like<typename Curve::Fr>(k, seed, distinct);
-  std::cerr << "porep: generated K=" << k << " (" << g.system.a.rows() << " constraints, " << distinct
-            << " witnesses) in " << secs_since(t) << " s\n";
-  t = Clock::now();
-  const auto pk =
-      groth16::setup<Curve>(g.system, groth16::random_toxic_waste<Curve>(), setup_multiplier<Curve>());
-  std::cerr << "porep: test-only setup in " << secs_since(t) << " s\n";
-  t = Clock::now();
-  io::write_zkey<Curve>((dir / "circuit.zkey.tmp").string(), pk);
-  std::filesystem::rename(dir / "circuit.zkey.tmp", dir / "circuit.zkey");
-  for (unsigned i = 0; i < distinct; ++i)
-    io::write_wtns<Curve>((dir / ("witness-" + std::to_string(i) + ".wtns")).string(), g.witnesses[i]);
+  const auto t = Clock::now();
+  const unsigned distinct = make();  // the key goes to <key>.tmp, renamed once complete
+  std::filesystem::rename(dir / (layout.key + ".tmp"), dir / layout.key);
   std::ofstream(dir / "circuit.toml") << "partitions = " << partitions << "\n";
-  std::cerr << "porep: key (" << std::filesystem::file_size(dir / "circuit.zkey") / (1 << 20)
+  std::cerr << "porep: key (" << std::filesystem::file_size(dir / layout.key) / (1 << 20)
             << " MiB) and witnesses written in " << secs_since(t) << " s\n";
   return distinct;
+}
+
+template <class Fr>
+r1cs::PorepLike<Fr> generate(unsigned k, std::uint64_t seed, unsigned distinct) {
+  const auto t = Clock::now();
+  auto g = r1cs::porep_like<Fr>(k, seed, distinct);
+  std::cerr << "porep: generated K=" << k << " (" << g.system.a.rows() << " constraints, " << distinct
+            << " witnesses) in " << secs_since(t) << " s\n";
+  return g;
+}
+
+// A .zkey and .wtns witnesses.
+template <class Curve>
+unsigned prepare_snarkjs(const std::filesystem::path& dir, unsigned k, unsigned partitions, unsigned distinct,
+                         std::uint64_t seed) {
+  return prepare(dir, kSnarkjs, partitions, [&] {
+    const auto g = generate<typename Curve::Fr>(k, seed, distinct);
+    const auto t = Clock::now();
+    const auto pk =
+        groth16::setup<Curve>(g.system, groth16::random_toxic_waste<Curve>(), setup_multiplier<Curve>());
+    std::cerr << "porep: test-only setup in " << secs_since(t) << " s\n";
+    io::write_zkey<Curve>((dir / (kSnarkjs.key + ".tmp")).string(), pk);
+    for (unsigned i = 0; i < distinct; ++i)
+      io::write_wtns<Curve>(kSnarkjs.witness(dir, i).string(), g.witnesses[i]);
+    return distinct;
+  });
+}
+
+// A bellperson .params (no coefficient section, no points at infinity: half a .zkey's size at PoRep scale)
+// and binary a, b, c assignments as Filecoin's synthesis hands them over.
+unsigned prepare_bellperson(const std::filesystem::path& dir, unsigned k, unsigned partitions,
+                            unsigned distinct, std::uint64_t seed) {
+  namespace bp = groth16::bellperson;
+  return prepare(dir, kBellperson, partitions, [&] {
+    const auto g = generate<bp::Fr>(k, seed, distinct);
+    const auto t = Clock::now();
+    const auto params =
+        bp::setup(g.system, groth16::random_toxic_waste<bp::Curve>(), setup_multiplier<bp::Curve>());
+    std::cerr << "porep: test-only setup in " << secs_since(t) << " s\n";
+    io::bellperson::write_params((dir / (kBellperson.key + ".tmp")).string(), params);
+    for (unsigned i = 0; i < distinct; ++i)
+      io::bellperson_assignment::write(kBellperson.witness(dir, i).string(),
+                                       bp::synthesize(g.system, g.witnesses[i]));
+    return distinct;
+  });
 }
 
 void print_partitions(v1::ProvingEngine::Stub& stub, const std::set<std::string>& ids) {
@@ -110,6 +158,10 @@ void add_porep_command(CLI::App& app, PorepArgs& a) {
       "distinct witnesses, cycled over the partitions (default: one per partition; 2 from K = 25)");
   sc->add_option("--curve", a.curve, "bls12381 (Filecoin) or bn128")
       ->check(CLI::IsMember({"bls12381", "bn128"}));
+  sc->add_option("--kind", a.kind,
+                 "snarkjs (.zkey, witnesses; a, b, c computed by the prover) or bellperson (.params, a, b, c "
+                 "assignments as Filecoin's synthesis makes them; BLS12-381)")
+      ->check(CLI::IsMember({"snarkjs", "bellperson"}));
   sc->add_option("--daemon", a.daemon, "start this cuzk-daemon on the repository for the run");
   sc->add_option("--backend", a.backend, "with --daemon: cpu | cuda | auto");
   sc->add_option("--workers-per-device", a.workers_per_device, "with --daemon: GPU workers per device");
@@ -121,15 +173,21 @@ void add_porep_command(CLI::App& app, PorepArgs& a) {
 }
 
 int run_porep(const PorepArgs& a, std::string addr) {
+  const bool bellperson = a.kind == "bellperson";
+  if (bellperson && a.curve != "bls12381")
+    throw std::invalid_argument("--kind bellperson: bellperson keys are BLS12-381 (--curve bls12381)");
   const std::string id = "porep-like-k" + std::to_string(a.log_domain) + "-p" + std::to_string(a.partitions) +
-                         "-s" + std::to_string(a.seed) + "-" + a.curve;
+                         "-s" + std::to_string(a.seed) + "-" + a.curve + (bellperson ? "-bellperson" : "");
   const auto dir = std::filesystem::path(a.repository) / id;
-  // At PoRep scale a witness is 4 GiB: by default two distinct ones serve all partitions from K = 25 on.
+  // At PoRep scale a witness is 4 GiB (an assignment 17 GiB): by default two distinct ones serve all
+  // partitions from K = 25 on.
   const unsigned want = a.witnesses ? std::min(a.witnesses, a.partitions)
                                     : (a.log_domain >= 25 ? std::min(2u, a.partitions) : a.partitions);
-  const unsigned distinct = a.curve == "bn128"
-                                ? prepare<Bn254>(dir, a.log_domain, a.partitions, want, a.seed)
-                                : prepare<Bls12_381>(dir, a.log_domain, a.partitions, want, a.seed);
+  const Layout& layout = bellperson ? kBellperson : kSnarkjs;
+  const unsigned distinct = bellperson ? prepare_bellperson(dir, a.log_domain, a.partitions, want, a.seed)
+                            : a.curve == "bn128"
+                                ? prepare_snarkjs<Bn254>(dir, a.log_domain, a.partitions, want, a.seed)
+                                : prepare_snarkjs<Bls12_381>(dir, a.log_domain, a.partitions, want, a.seed);
 
   pid_t daemon = -1;
   if (!a.daemon.empty()) {
@@ -171,8 +229,7 @@ int run_porep(const PorepArgs& a, std::string addr) {
   }
   JobSpec spec{id, {}, v1::NORMAL};
   for (unsigned i = 0; i < a.partitions; ++i)
-    spec.witness_paths.push_back(
-        std::filesystem::absolute(dir / ("witness-" + std::to_string(i % distinct) + ".wtns")).string());
+    spec.witness_paths.push_back(std::filesystem::absolute(layout.witness(dir, i % distinct)).string());
   Runner runner(*stub, "");
   runner.run({spec}, a.proofs, 0, a.concurrency);
   print_partitions(*stub, runner.job_ids());

@@ -195,6 +195,7 @@ void timeline(v1::ProvingEngine::Stub& stub, const std::set<std::string>& ids, c
 // `cuzk-bench porep` (porep.cpp).
 struct PorepArgs {
   std::string repository, curve = "bls12381", daemon, backend = "auto", timeline;
+  std::string kind = "snarkjs";  // or "bellperson": a .params key and a, b, c assignments (Filecoin's flow)
   unsigned log_domain = 16, partitions = 10, concurrency = 1, workers_per_device = 2;
   std::string vram_limit;     // with --daemon: passed on as --vram-limit
   std::string daemon_config;  // with --daemon: passed on as --config

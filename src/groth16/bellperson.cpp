@@ -233,7 +233,8 @@ Assignment synthesize(const r1cs::CsrSystem<Fr>& cs, const std::vector<Fr>& z) {
   return w;
 }
 
-io::bellperson::Params setup(const r1cs::CsrSystem<Fr>& cs, const ToxicWaste<Curve>& tw) {
+io::bellperson::Params setup(const r1cs::CsrSystem<Fr>& cs, const ToxicWaste<Curve>& tw,
+                             const FixedBaseMul<Curve>& mul) {
   const std::size_t n_in = 1 + cs.n_public, n_vars = cs.n_vars, n_aux = n_vars - n_in;
   if (n_vars < n_in) throw Error("the circuit has fewer variables than inputs");
   const std::size_t rows = cs.a.rows(), n = rows + n_in;
@@ -249,6 +250,8 @@ io::bellperson::Params setup(const r1cs::CsrSystem<Fr>& cs, const ToxicWaste<Cur
 
   const ec::FixedBaseTable<Curve::G1Cfg> g1(Curve::G1Cfg::generator());
   const ec::FixedBaseTable<Curve::G2Cfg> g2(Curve::G2Cfg::generator());
+  auto g1_all = [&](const std::vector<Fr>& k) { return mul.g1 ? mul.g1(g1, k) : g1.mul_all(k); };
+  auto g2_all = [&](const std::vector<Fr>& k) { return mul.g2 ? mul.g2(g2, k) : g2.mul_all(k); };
   auto g1_of = [&](const Fr& k) { return g1.mul(k.to_int()).to_affine(); };
   auto g2_of = [&](const Fr& k) { return g2.mul(k.to_int()).to_affine(); };
   io::bellperson::Params p;
@@ -265,22 +268,22 @@ io::bellperson::Params setup(const r1cs::CsrSystem<Fr>& cs, const ToxicWaste<Cur
     const Fr k = tw.beta * u[i] + tw.alpha * v[i] + wq[i];
     (i < n_in ? ic[i] : l[i - n_in]) = k * (i < n_in ? gamma_inv : delta_inv);
   }
-  p.vk.ic = g1.mul_all(ic);
-  p.l = g1.mul_all(l);
+  p.vk.ic = g1_all(ic);
+  p.l = g1_all(l);
 
   const Density a_aux = columns_used(cs.a, n_in, n_aux), b_in = columns_used(cs.b, 0, n_in),
                 b_aux = columns_used(cs.b, n_in, n_aux);
-  p.a = g1.mul_all(select(std::span(u).first(n_in), nullptr, std::span(u).subspan(n_in), a_aux));
+  p.a = g1_all(select(std::span(u).first(n_in), nullptr, std::span(u).subspan(n_in), a_aux));
   const auto vb = select(std::span(v).first(n_in), &b_in, std::span(v).subspan(n_in), b_aux);
-  p.b_g1 = g1.mul_all(vb);
-  p.b_g2 = g2.mul_all(vb);
+  p.b_g1 = g1_all(vb);
+  p.b_g2 = g2_all(vb);
 
   // h[i] = τ^i·Z(τ)/δ, i < m − 1.
   const Fr z_over_delta = (tw.tau.pow(static_cast<std::uint64_t>(m)) - Fr::one()) * delta_inv;
   std::vector<Fr> hq(m - 1);
   Fr t = z_over_delta;
   for (auto& x : hq) x = t, t *= tw.tau;
-  p.h = g1.mul_all(hq);
+  p.h = g1_all(hq);
   return p;
 }
 

@@ -94,7 +94,9 @@ VerifyResult verify(const io::bellperson::VerifyingKey& vk, const std::vector<Fr
 // The synthesis a bellperson circuit would do for witness z (ONE, inputs, aux).
 Assignment synthesize(const r1cs::CsrSystem<Fr>& cs, const std::vector<Fr>& z);
 
-// TEST-ONLY parameters for the circuit (random toxic waste: never for anything of value).
-io::bellperson::Params setup(const r1cs::CsrSystem<Fr>& cs, const ToxicWaste<Curve>& tw);
+// TEST-ONLY parameters for the circuit (random toxic waste: never for anything of value). `mul` computes the
+// fixed-base products (the GPU's, for full-size keys); by default the CPU does.
+io::bellperson::Params setup(const r1cs::CsrSystem<Fr>& cs, const ToxicWaste<Curve>& tw,
+                             const FixedBaseMul<Curve>& mul = {});
 
 }  // namespace cuzk::groth16::bellperson
