@@ -589,6 +589,7 @@ EngineStatus Engine::status(bool with_jobs) const {
   }
 #endif
   s.partitions_by_plan = partitions_by_plan_;
+  s.partitions_by_prestage = partitions_by_prestage_;
   s.uptime_seconds = ms_between(started_, Clock::now()) / 1000;
   return s;
 }

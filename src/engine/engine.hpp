@@ -132,6 +132,10 @@ struct EngineStatus {
   std::string backend;  // "cpu" or "cuda"
   FaultCounts faults;
   std::map<std::string, std::uint64_t> partitions_by_plan;  // finished partitions by plan ("cpu", "lean", …)
+  // and by how their witness reached the GPU: "ok" (pre-staged while another proof ran), "fallback"
+  // (uploaded in the GPU region: no pinned buffer or no room beside the proof in progress, or taken back),
+  // "off" (pre-staging disabled), "none" (a CPU partition)
+  std::map<std::string, std::uint64_t> partitions_by_prestage;
 };
 
 struct EngineConfig {
@@ -269,9 +273,10 @@ class Engine {
   std::uint64_t next_seq_ = 1;
   bool accepting_ = true;
   std::uint64_t completed_ = 0, failed_ = 0, cancelled_ = 0;
-  FaultCounts faults_;                                       // guarded by mutex_
-  std::map<std::string, std::uint64_t> partitions_by_plan_;  // guarded by mutex_
-  cuda::FaultPlan corrupt_;                                  // injected proof corruption
+  FaultCounts faults_;                                           // guarded by mutex_
+  std::map<std::string, std::uint64_t> partitions_by_plan_;      // guarded by mutex_
+  std::map<std::string, std::uint64_t> partitions_by_prestage_;  // guarded by mutex_
+  cuda::FaultPlan corrupt_;                                      // injected proof corruption
 #ifdef CUZK_HAVE_CUDA
   std::unique_ptr<cuda::PinnedPool> pinned_pool_;  // witness staging; null when pre-staging is off
 #endif

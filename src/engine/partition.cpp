@@ -457,14 +457,17 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
     r.state = PartitionState::kFailed;
     r.error = e.what();
   }
+  const std::string prestage = r.prestage.empty() ? "none" : r.prestage;
   {
     std::lock_guard lock(mutex_);
-    if (!r.plan.empty()) ++partitions_by_plan_[r.plan];
+    if (!r.plan.empty()) {
+      ++partitions_by_plan_[r.plan];
+      ++partitions_by_prestage_[prestage];
+    }
   }
   // The timing line, in the original daemon's vocabulary where a stage matches. GPU time by the plan that
   // proved it: a worker process's GPU partitions count too, and CPU fallbacks do not.
   const bool ran_on_gpu = !r.plan.empty() && r.plan != "cpu" && r.plan != "cpu-fallback";
-  const std::string prestage = r.prestage.empty() ? "none" : r.prestage;
   std::ostringstream line;
   line.setf(std::ios::fixed);
   line.precision(1);

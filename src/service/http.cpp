@@ -30,6 +30,7 @@ std::string status_json(const engine::EngineStatus& s) {
                  {"retries", s.faults.retries},
                  {"worker_restarts", s.faults.worker_restarts}};
   j["partitions_by_plan"] = s.partitions_by_plan;
+  j["partitions_by_prestage"] = s.partitions_by_prestage;
   j["devices"] = json::array();
   for (const auto& d : s.devices)
     j["devices"].push_back({{"ordinal", d.ordinal},

@@ -67,15 +67,22 @@ Metrics::Metrics()
       faults_(
           prometheus::BuildCounter()
               .Name("cuzk_faults_total")
-              .Help(
-                  "Faults met: out_of_memory, context_lost (sticky CUDA error, context reset), self_check "
-                  "(a proof failed verification), vram_leak, worker_restart (a worker process started again after it "
-                  "died; isolation = process); retry counts partition attempts after the first")
+              .Help("Faults met: out_of_memory, context_lost (sticky CUDA error, context reset), self_check "
+                    "(a proof failed verification), vram_leak, worker_restart (a worker process started "
+                    "again after it "
+                    "died; isolation = process); retry counts partition attempts after the first")
               .Register(*registry_)),
       partitions_by_plan_(prometheus::BuildCounter()
                               .Name("cuzk_partitions_total")
                               .Help("Finished partitions by plan: cpu, resident, streamed, lean")
                               .Register(*registry_)),
+      partitions_by_prestage_(
+          prometheus::BuildCounter()
+              .Name("cuzk_partitions_prestage_total")
+              .Help("Finished partitions by how the witness reached the GPU: ok (pre-staged while another "
+                    "proof "
+                    "ran), fallback (uploaded in the GPU region), off (pre-staging disabled), none (CPU)")
+              .Register(*registry_)),
       context_resets_(prometheus::BuildCounter()
                           .Name("cuzk_context_resets_total")
                           .Help("CUDA contexts recreated after a sticky error, per GPU")
@@ -152,6 +159,9 @@ std::string Metrics::render(const engine::EngineStatus& s) {
     advance(faults_, {{"kind", kind}}, std::string("faults/") + kind, static_cast<double>(n));
   for (const auto& [plan, n] : s.partitions_by_plan)
     advance(partitions_by_plan_, {{"plan", plan}}, "plan/" + plan, static_cast<double>(n));
+  for (const auto& [prestage, n] : s.partitions_by_prestage)
+    advance(partitions_by_prestage_, {{"prestage", prestage}}, "prestage/" + prestage,
+            static_cast<double>(n));
   return prometheus::TextSerializer().Serialize(registry_->Collect());
 }
 

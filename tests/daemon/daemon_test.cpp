@@ -268,11 +268,13 @@ TEST(Daemon, InjectedCorruptionIsCaughtRetriedAndCounted) {
       << metrics->body;
   EXPECT_NE(metrics->body.find("cuzk_faults_total{kind=\"retry\"} 3"), std::string::npos);
   EXPECT_NE(metrics->body.find("cuzk_partitions_total{plan=\"cpu\"} 4"), std::string::npos);
+  EXPECT_NE(metrics->body.find("cuzk_partitions_prestage_total{prestage=\"none\"} 4"), std::string::npos);
   const auto status = http.Get("/status");
   ASSERT_TRUE(status);
   const auto j = nlohmann::json::parse(status->body);
   EXPECT_EQ(j["faults"]["self_check"], 3);
   EXPECT_EQ(j["partitions_by_plan"]["cpu"], 4);
+  EXPECT_EQ(j["partitions_by_prestage"]["none"], 4);
 }
 
 // isolation = "process": the daemon's worker process (cuzk-worker, next to the daemon) proves; killed on
