@@ -75,6 +75,9 @@ void prove_on_one_gpu(const test::TempRepository& repo, const std::vector<std::v
       // until one of its proofs has run there, its need beside a staged witness is not known.
       EXPECT_LE(ok_lines, 6u + 3u * 3u);
       EXPECT_GE(ok_lines, 6u + 3u * 3u - 2u * 2u);
+      // /metrics and /status count the same outcomes.
+      EXPECT_EQ(s.partitions_by_prestage["ok"], ok_lines);
+      EXPECT_EQ(s.partitions_by_prestage["ok"] + s.partitions_by_prestage["fallback"], 6u + 3u * 3u);
     }
     // Evict drops the device copy too; the next job prepares it again.
     const auto pinned_with_bls = e.status().pinned_bytes;
