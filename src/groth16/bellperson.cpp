@@ -27,14 +27,43 @@ poly::Domain<Fr> domain_of(std::size_t m) {
   return poly::Domain<Fr>(log_m, poly::root_of_unity_from<Fr>(kGenerator, log_m));
 }
 
-// The values of `all` whose bit is set in `density` (or every value when density is null), after `head`.
+// Set bits of `density` among its first `n`, in the 64-bit words [first, last).
+std::size_t set_bits(const Density& density, std::size_t n, std::size_t first, std::size_t last) {
+  std::size_t count = 0;
+  for (std::size_t k = first; k < last; ++k) {
+    std::uint64_t word = density.words[k];
+    if (64 * (k + 1) > n) word &= (std::uint64_t{1} << (n - 64 * k)) - 1;  // bits past n do not count
+    count += static_cast<std::size_t>(std::popcount(word));
+  }
+  return count;
+}
+
+// The values of `all` whose bit is set in `density` (or every value when density is null), after `head`
+// (the few inputs). At PoRep scale `all` is 130 M values and this runs in the GPU region, so it is parallel:
+// blocks of whole density words are counted, then each is copied to its offset.
 std::vector<Fr> select(std::span<const Fr> head, const Density* head_density, std::span<const Fr> all,
                        const Density& density) {
   std::vector<Fr> out;
   for (std::size_t i = 0; i < head.size(); ++i)
     if (!head_density || head_density->test(i)) out.push_back(head[i]);
-  for (std::size_t i = 0; i < all.size(); ++i)
-    if (density.test(i)) out.push_back(all[i]);
+  constexpr std::size_t kWordsPerBlock = 1024;  // 65,536 values
+  const std::size_t n = all.size(), words = (n + 63) / 64,
+                    blocks = (words + kWordsPerBlock - 1) / kWordsPerBlock;
+  std::vector<std::size_t> offset(blocks + 1, out.size());
+  tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
+    offset[b + 1] = set_bits(density, n, b * kWordsPerBlock, std::min(words, (b + 1) * kWordsPerBlock));
+  });
+  for (std::size_t b = 0; b < blocks; ++b) offset[b + 1] += offset[b];
+  out.resize(offset[blocks]);
+  tbb::parallel_for(std::size_t(0), blocks, [&](std::size_t b) {
+    std::size_t at = offset[b];
+    for (std::size_t k = b * kWordsPerBlock; k < std::min(words, (b + 1) * kWordsPerBlock); ++k)
+      for (std::uint64_t word = density.words[k]; word != 0; word &= word - 1) {
+        const std::size_t i = 64 * k + static_cast<std::size_t>(std::countr_zero(word));
+        if (i >= n) break;  // bits past the values
+        out[at++] = all[i];
+      }
+  });
   return out;
 }
 

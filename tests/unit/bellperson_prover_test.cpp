@@ -7,6 +7,7 @@
 
 #include <bit>
 #include <filesystem>
+#include <random>
 
 #include "ff/random.hpp"
 #include "groth16/bellperson.hpp"
@@ -16,6 +17,37 @@
 
 namespace cuzk::groth16::bellperson {
 namespace {
+
+// The query scalars are selected in parallel blocks of 65,536 values: the same as the plain reading of the
+// density bits at every block and word edge, for sparse, dense, empty and full densities.
+TEST(BellpersonProver, QueryScalarsFollowTheDensityBitsAcrossBlockEdges) {
+  std::mt19937_64 rng(42);
+  for (const std::size_t n : {0u, 1u, 63u, 64u, 65u, 65'535u, 65'536u, 65'537u, 200'001u}) {
+    for (const double p : {0.0, 0.03, 0.5, 1.0}) {
+      Assignment w;
+      w.inputs = {Fr::one(), ff::random_element<Fr>(rng), ff::random_element<Fr>(rng)};
+      w.aux.resize(n);
+      for (auto& x : w.aux) x = Fr::from_u64(rng());  // distinct values: a misplaced one shows
+      w.a_aux = Density::of_size(n);
+      w.b_aux = Density::of_size(n);
+      w.b_inputs = Density::of_size(3);
+      w.b_inputs.set(0);
+      w.b_inputs.set(2);
+      std::bernoulli_distribution bit(p);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (bit(rng)) w.a_aux.set(i);
+        if (bit(rng)) w.b_aux.set(i);
+      }
+      std::vector<Fr> a(w.inputs), b{w.inputs[0], w.inputs[2]};
+      for (std::size_t i = 0; i < n; ++i) {
+        if (w.a_aux.test(i)) a.push_back(w.aux[i]);
+        if (w.b_aux.test(i)) b.push_back(w.aux[i]);
+      }
+      EXPECT_EQ(a_query_scalars(w), a) << "n = " << n << ", p = " << p;
+      EXPECT_EQ(b_query_scalars(w), b) << "n = " << n << ", p = " << p;
+    }
+  }
+}
 
 TEST(BellpersonDomain, RootOfUnityIsBlstrsConstant) {
   // blstrs ROOT_OF_UNITY in Montgomery form (filecoin-formats.md §1.3), limbs little-endian.
