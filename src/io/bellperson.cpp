@@ -1,12 +1,10 @@
 #include "io/bellperson.hpp"
 
-#include <tbb/parallel_for.h>
-
-#include <atomic>
 #include <fstream>
 
 #include "io/error.hpp"
 #include "io/mapped_file.hpp"
+#include "io/parallel_decode.hpp"
 #include "io/zcash_codec.hpp"
 
 namespace cuzk::io::bellperson {
@@ -37,30 +35,23 @@ class Reader {
   std::vector<P> points(const char* what, std::size_t count, bool check_subgroup, bool allow_infinity) {
     const std::size_t size = need_points<P>(what, count);
     std::vector<P> out(count);
-    std::atomic<std::size_t> first_bad{count};
-    std::vector<PointStatus> status(count, PointStatus::ok);
     const std::uint8_t* base = bytes_.data() + pos_;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 1024), [&](const auto& range) {
-      for (std::size_t i = range.begin(); i != range.end(); ++i) {
-        const std::span<const std::uint8_t> rec(base + i * size, size);
-        PointStatus s;
-        if constexpr (std::is_same_v<P, G1>)
-          s = zcash::decode_g1(rec, out[i], check_subgroup);
-        else
-          s = zcash::decode_g2(rec, out[i], check_subgroup);
-        if (s == PointStatus::ok && !allow_infinity && out[i].is_infinity()) s = PointStatus::bad_infinity;
-        if (s != PointStatus::ok) {
-          status[i] = s;
-          std::size_t cur = first_bad.load();
-          while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {
-          }
-        }
-      }
-    });
-    if (const std::size_t i = first_bad.load(); i < count) {
-      const bool inf = status[i] == PointStatus::bad_infinity;
+    auto decode = [&](std::size_t i) {
+      const std::span<const std::uint8_t> rec(base + i * size, size);
+      PointStatus s;
+      if constexpr (std::is_same_v<P, G1>)
+        s = zcash::decode_g1(rec, out[i], check_subgroup);
+      else
+        s = zcash::decode_g2(rec, out[i], check_subgroup);
+      return s == PointStatus::ok && !allow_infinity && out[i].is_infinity() ? PointStatus::bad_infinity : s;
+    };
+    if (const std::size_t i = decode_parallel(
+            count, [&](std::size_t k) { return decode(k) == PointStatus::ok; }, 1024);
+        i < count) {
+      const PointStatus s = decode(i);  // again, for what was wrong with it
+      const bool inf = s == PointStatus::bad_infinity;
       fail(std::string(what) + "[" + std::to_string(i) + "] at offset " + std::to_string(pos_ + i * size) +
-           ": " + (inf ? "the point at infinity is not allowed here" : describe(status[i])));
+           ": " + (inf ? "the point at infinity is not allowed here" : describe(s)));
     }
     pos_ += count * size;
     return out;

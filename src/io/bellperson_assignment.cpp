@@ -1,13 +1,11 @@
 #include "io/bellperson_assignment.hpp"
 
-#include <tbb/parallel_for.h>
-
-#include <atomic>
 #include <cstring>
 #include <fstream>
 
 #include "io/error.hpp"
 #include "io/mapped_file.hpp"
+#include "io/parallel_decode.hpp"
 
 namespace cuzk::io::bellperson_assignment {
 
@@ -47,27 +45,19 @@ Header parse_header(std::span<const std::uint8_t> b, const std::string& name) {
 Assignment parse(std::span<const std::uint8_t> b, const std::string& name) {
   const Header h = parse_header(b, name);
   std::size_t at = kHeaderBytes;
-  // In parallel: a PoRep partition's assignment is 17 GB, 530 M values. The first value that is not reduced
-  // (the lowest index) is the one reported.
+  // In parallel: a PoRep partition's assignment is 17 GB, 530 M values.
   auto scalars = [&](std::uint64_t n, const char* what) {
     std::vector<Fr> v(n);
     const std::uint8_t* base = b.data() + at;
-    std::atomic<std::uint64_t> first_bad{n};
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1 << 14), [&](const auto& range) {
-      for (std::uint64_t i = range.begin(); i != range.end(); ++i) {
-        ff::BigInt<4> raw;
-        std::memcpy(raw.v, base + 32 * i, 32);
-        if (ff::bigint_less(raw, Fr::modulus())) {
-          v[i] = Fr::from_raw(raw);
-          continue;
-        }
-        for (std::uint64_t seen = first_bad.load(); i < seen && !first_bad.compare_exchange_weak(seen, i);) {
-        }
-        return;  // the rest of this range cannot hold a lower one
-      }
+    const std::uint64_t bad = decode_parallel(n, [&](std::uint64_t i) {
+      ff::BigInt<4> raw;
+      std::memcpy(raw.v, base + 32 * i, 32);
+      if (!ff::bigint_less(raw, Fr::modulus())) return false;
+      v[i] = Fr::from_raw(raw);
+      return true;
     });
-    if (const std::uint64_t i = first_bad.load(); i < n)
-      throw FormatError(name, std::string(what) + "[" + std::to_string(i) + "] is not reduced (≥ r)");
+    if (bad < n)
+      throw FormatError(name, std::string(what) + "[" + std::to_string(bad) + "] is not reduced (≥ r)");
     at += 32 * n;
     return v;
   };

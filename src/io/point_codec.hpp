@@ -11,16 +11,13 @@
 // points and an r·P check per point would cost more than the proof; snarkjs does not check either.
 #pragma once
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
 #include "ec/point.hpp"
+#include "io/parallel_decode.hpp"
 
 namespace cuzk::io {
 
@@ -108,20 +105,8 @@ template <class A>
 ArrayDecodeResult decode_lem_array(const std::uint8_t* in, std::size_t count, A* out) {
   if (count == 0) return {0, PointStatus::ok};
   std::memcpy(static_cast<void*>(out), in, count * sizeof(A));
-  std::atomic<std::size_t> first_bad{count};
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, count, 4096),
-                    [&](const tbb::blocked_range<std::size_t>& r) {
-                      for (std::size_t i = r.begin(); i < r.end(); ++i) {
-                        if (i >= first_bad.load(std::memory_order_relaxed)) return;
-                        if (check_point(out[i]) != PointStatus::ok) {
-                          std::size_t cur = first_bad.load();
-                          while (i < cur && !first_bad.compare_exchange_weak(cur, i)) {
-                          }
-                          return;
-                        }
-                      }
-                    });
-  const std::size_t bad = first_bad.load();
+  const std::size_t bad = decode_parallel(
+      count, [&](std::size_t i) { return check_point(out[i]) == PointStatus::ok; }, 4096);
   if (bad == count) return {0, PointStatus::ok};
   return {bad, check_point(out[bad])};
 }

@@ -1,13 +1,9 @@
 #include "io/wtns.hpp"
 
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-
-#include <atomic>
-
 #include "ff/encoding.hpp"
 #include "io/binfile.hpp"
 #include "io/binwriter.hpp"
+#include "io/parallel_decode.hpp"
 
 namespace cuzk::io {
 
@@ -44,21 +40,13 @@ std::vector<typename Curve::Fr> parse_wtns(const BinFile& f) {
   const std::uint64_t base = d.offset();
   const std::uint8_t* bytes = d.take(std::uint64_t(n) * Fr::bytes(), "witness values");
   std::vector<Fr> w(n);
-  std::atomic<std::uint64_t> first_bad{UINT64_MAX};
-  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1 << 14), [&](const auto& r) {
-    for (std::uint64_t i = r.begin(); i != r.end(); ++i) {
-      const auto v = ff::from_bytes_le<Fr>(bytes + i * Fr::bytes());
-      if (v) {
-        w[i] = *v;
-        continue;
-      }
-      for (std::uint64_t seen = first_bad.load(); i < seen && !first_bad.compare_exchange_weak(seen, i);) {
-      }
-      return;
-    }
+  const std::uint64_t bad = decode_parallel(n, [&](std::uint64_t i) {
+    const auto v = ff::from_bytes_le<Fr>(bytes + i * Fr::bytes());
+    if (v) w[i] = *v;
+    return v.has_value();
   });
-  if (const std::uint64_t i = first_bad.load(); i != UINT64_MAX)
-    d.fail_at(base + i * Fr::bytes(), "witness value " + std::to_string(i) + " is not reduced (≥ r)");
+  if (bad < n)
+    d.fail_at(base + bad * Fr::bytes(), "witness value " + std::to_string(bad) + " is not reduced (≥ r)");
   return w;
 }
 
