@@ -381,8 +381,8 @@ bool Engine::cancel(const std::string& job_id) {
 Repository::PreloadResult Engine::preload(const std::string& circuit_id) {
   Repository::PreloadResult r;
   try {
-    r = repository_.preload(
-        circuit_id);  // isolation = process: the verifying key (and a check the key exists)
+    // isolation = process: the verifying key here (and a check that the key exists).
+    r = repository_.preload(circuit_id);
   } catch (const RepositoryError& e) {
     throw RequestError(e.what());
   }
@@ -529,10 +529,6 @@ EngineStatus Engine::status(bool with_jobs) const {
       ds.lost = d->lost;
       ds.lost_reason = d->lost_reason;
     }
-    for (auto& c : s.circuits)
-      if (std::find(ds.resident_circuits.begin(), ds.resident_circuits.end(), c.id) !=
-          ds.resident_circuits.end())
-        c.tier = Tier::kGpu;
     s.devices.push_back(std::move(ds));
   }
 #endif
@@ -551,18 +547,18 @@ EngineStatus Engine::status(bool with_jobs) const {
     if (auto ws = processes_[i]->status(std::chrono::milliseconds(2000))) workers.push_back(std::move(*ws));
   }
   for (auto& ws : workers) {
-    for (auto& d : ws.devices) {
-      for (auto& c : s.circuits)
-        if (std::find(d.resident_circuits.begin(), d.resident_circuits.end(), c.id) !=
-            d.resident_circuits.end())
-          c.tier = Tier::kGpu;
-      s.devices.push_back(std::move(d));
-    }
+    for (auto& d : ws.devices) s.devices.push_back(std::move(d));
     s.pinned_bytes += ws.pinned_bytes;
     s.pinned_budget += ws.pinned_budget;
     s.pinned_pool_bytes += ws.pinned_pool_bytes;
     s.pinned_pool_budget += ws.pinned_pool_budget;
   }
+  // A key prepared on any GPU, this process's or a worker's, puts its circuit in the gpu tier.
+  for (const auto& d : s.devices)
+    for (auto& c : s.circuits)
+      if (std::find(d.resident_circuits.begin(), d.resident_circuits.end(), c.id) !=
+          d.resident_circuits.end())
+        c.tier = Tier::kGpu;
   std::lock_guard lock(mutex_);
   if (with_jobs)
     for (const auto& [seq, job] : jobs_) s.jobs.push_back(snapshot(*job, false));
@@ -574,13 +570,7 @@ EngineStatus Engine::status(bool with_jobs) const {
   s.faults = faults_;
   for (const auto& p : processes_) s.faults.worker_restarts += p->restarts();
   // The workers' own faults since they started (a restarted worker starts counting again).
-  for (const auto& ws : workers) {
-    s.faults.out_of_memory += ws.faults.out_of_memory;
-    s.faults.context_lost += ws.faults.context_lost;
-    s.faults.self_check += ws.faults.self_check;
-    s.faults.retries += ws.faults.retries;
-    s.faults.vram_leaks += ws.faults.vram_leaks;
-  }
+  for (const auto& ws : workers) s.faults += ws.faults;
 #ifdef CUZK_HAVE_CUDA
   if (pinned_pool_) {
     const auto ps = pinned_pool_->stats();

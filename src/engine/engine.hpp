@@ -116,6 +116,17 @@ struct FaultCounts {
   std::uint64_t retries = 0;        // partition attempts after the first
   std::uint64_t vram_leaks = 0;     // partitions after which this daemon held more device memory than before
   std::uint64_t worker_restarts = 0;  // worker processes started again after one died (isolation = process)
+
+  // Adds another engine's counts (a worker process's, into its parent's).
+  FaultCounts& operator+=(const FaultCounts& o) {
+    out_of_memory += o.out_of_memory;
+    context_lost += o.context_lost;
+    self_check += o.self_check;
+    retries += o.retries;
+    vram_leaks += o.vram_leaks;
+    worker_restarts += o.worker_restarts;
+    return *this;
+  }
 };
 
 struct EngineStatus {

@@ -80,8 +80,8 @@ class WorkerProcess {
     bool died = false;
     worker_protocol::Reply reply;
   };
-  // Registers `pending` under a fresh id and sends the request; false if the child is gone (its reader then
-  // fails `pending`). With mutex_ held on entry and on return.
+  // Registers `pending` under a fresh id and sends the request. If the child is gone, its reader fails
+  // `pending`. With mutex_ held on entry and on return.
   void send_locked(std::unique_lock<std::mutex>& lock, worker_protocol::Request& request, Pending& pending);
   // Writes one frame to the current child, mutex_ released meanwhile (held on entry and on return).
   void write_locked(std::unique_lock<std::mutex>& lock, const worker_protocol::Request& request);

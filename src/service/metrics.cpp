@@ -69,8 +69,8 @@ Metrics::Metrics()
               .Name("cuzk_faults_total")
               .Help("Faults met: out_of_memory, context_lost (sticky CUDA error, context reset), self_check "
                     "(a proof failed verification), vram_leak, worker_restart (a worker process started "
-                    "again after it "
-                    "died; isolation = process); retry counts partition attempts after the first")
+                    "again after it died; isolation = process); retry counts partition attempts after the "
+                    "first")
               .Register(*registry_)),
       partitions_by_plan_(prometheus::BuildCounter()
                               .Name("cuzk_partitions_total")
@@ -80,8 +80,8 @@ Metrics::Metrics()
           prometheus::BuildCounter()
               .Name("cuzk_partitions_prestage_total")
               .Help("Finished partitions by how the witness reached the GPU: ok (pre-staged while another "
-                    "proof "
-                    "ran), fallback (uploaded in the GPU region), off (pre-staging disabled), none (CPU)")
+                    "proof ran), fallback (uploaded in the GPU region), off (pre-staging disabled), none "
+                    "(CPU)")
               .Register(*registry_)),
       context_resets_(prometheus::BuildCounter()
                           .Name("cuzk_context_resets_total")
