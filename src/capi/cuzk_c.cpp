@@ -2,6 +2,8 @@
 // becomes a status and a message.
 #include <cstring>
 #include <exception>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -31,6 +33,13 @@ struct cuzk_engine {
 
 struct cuzk_params {
   cuzk::io::bellperson::Params params;
+#ifdef CUZK_HAVE_CUDA
+  // Prepared on GPU 0 by the first GPU proof and kept for the next ones (points resident where they fit),
+  // so a caller proving partition after partition does not upload the key each time. Read-only once made:
+  // threads proving at once share it, each on its own stream.
+  mutable std::mutex gpu_key_mutex;
+  mutable std::shared_ptr<const bp::gpu::ResidentKey> gpu_key;
+#endif
 };
 
 namespace {
@@ -115,22 +124,31 @@ bp::Assignment assignment(const cuzk_assignment& a, std::size_t k) {
 
 // One partition on the engine's backend. On the GPU, a CUDA failure (out of memory, a lost context) falls
 // back to the CPU: the caller gets a proof, checked like every other, rather than an error it cannot act on.
-cuzk::groth16::Proof<bp::Curve> prove_one(const cuzk_engine& engine,
-                                          const cuzk::io::bellperson::Params& params, const bp::Assignment& w,
-                                          const Fr& r, const Fr& s) {
+cuzk::groth16::Proof<bp::Curve> prove_one(const cuzk_engine& engine, const cuzk_params& p,
+                                          const bp::Assignment& w, const Fr& r, const Fr& s) {
 #ifdef CUZK_HAVE_CUDA
   if (engine.backend == "cuda") {
     try {
       cuzk::cuda::select_device(0);
       cuzk::cuda::Stream stream;
-      return bp::gpu::prove(params, w, r, s, stream.get());
+      std::shared_ptr<const bp::gpu::ResidentKey> key;
+      {
+        std::lock_guard lock(p.gpu_key_mutex);
+        if (!p.gpu_key) p.gpu_key = std::make_shared<const bp::gpu::ResidentKey>(p.params, stream.get());
+        key = p.gpu_key;
+      }
+      return bp::gpu::prove(p.params, *key, w, r, s, stream.get());
     } catch (const cuzk::cuda::CudaError&) {
+      // The next GPU proof prepares the key afresh (this one may have died with a context); proofs still
+      // running with it keep their reference.
+      std::lock_guard lock(p.gpu_key_mutex);
+      p.gpu_key.reset();
     }
   }
 #else
   (void)engine;
 #endif
-  return bp::prove(params, w, r, s);
+  return bp::prove(p.params, w, r, s);
 }
 
 }  // namespace
@@ -193,7 +211,7 @@ cuzk_status cuzk_prove(cuzk_engine* engine, const cuzk_params* params, const cuz
               "partition " + std::to_string(k) + ": r and s must be non-zero");
       cuzk::groth16::Proof<bp::Curve> proof;
       try {
-        proof = prove_one(*engine, params->params, w, rk, sk);
+        proof = prove_one(*engine, *params, w, rk, sk);
       } catch (const bp::Error& e) {
         throw Failure{CUZK_ERR_INVALID_ARGUMENT, "partition " + std::to_string(k) + ": " + e.what()};
       }

@@ -17,6 +17,7 @@
 
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/stream.hpp"
+#include "groth16/gpu_bellperson.hpp"
 #include "groth16/gpu_prover.hpp"
 #endif
 
@@ -65,7 +66,8 @@ struct Engine::Job {
 struct DeviceKey {
   std::shared_ptr<const Circuit> circuit;  // keeps the host key alive: streamed parts live there
   std::variant<std::monostate, std::unique_ptr<groth16::gpu::ResidentKey<Bn254>>,
-               std::unique_ptr<groth16::gpu::ResidentKey<Bls12_381>>>
+               std::unique_ptr<groth16::gpu::ResidentKey<Bls12_381>>,
+               std::unique_ptr<groth16::bellperson::gpu::ResidentKey>>
       key;
   std::optional<groth16::gpu::Plan> plan;    // of `key`, once built
   std::optional<groth16::gpu::Plan> forced;  // after an out-of-memory: at most this plan from now on
@@ -74,6 +76,21 @@ struct DeviceKey {
     key = std::monostate{};
     circuit.reset();
     plan.reset();
+  }
+
+  // The key of `c` on this device, prepared by `make(forced)` on first use, after a reload of the circuit, or
+  // after it was dropped (timed as the partition's upload_key stage).
+  template <class Key, class Make>
+  const Key& prepare(const std::shared_ptr<const Circuit>& c, groth16::StageTimings* timings, Make&& make) {
+    if (circuit != c || !plan) {
+      groth16::StageTimer t(timings, "upload_key");
+      drop();  // the old copy's memory is needed for the new one
+      auto made = make(forced);
+      plan = made->plan();
+      key = std::move(made);
+      circuit = c;
+    }
+    return *std::get<std::unique_ptr<Key>>(key);
   }
 };
 

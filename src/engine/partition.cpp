@@ -239,13 +239,17 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
       proof = bp::prove(params, a, rr, ss);
     } else {
 #ifdef CUZK_HAVE_CUDA
+      auto& d = *w.device;
       const auto gpu = enter_gpu(w);
-      r.plan = "streamed";  // bellperson keys are uploaded per proof (no resident form yet)
-      auto& area = w.device->staging;
-      enter_staging_region(area, w.device->ordinal, job.circuit->id, 0, 0);
+      const auto& key =
+          d.keys[job.circuit->id].prepare<bp::gpu::ResidentKey>(job.circuit, &r.stages, [&](auto forced) {
+            return std::make_unique<bp::gpu::ResidentKey>(params, w.stream->get(), forced);
+          });
+      r.plan = groth16::gpu::to_string(key.plan());
+      enter_staging_region(d.staging, d.ordinal, job.circuit->id, key.proof_bytes(), 0);
       const cuda::ThreadVramPeak peak;
-      proof = bp::gpu::prove(params, a, rr, ss, w.stream->get());
-      learn_proof_need(area, job.circuit->id, peak.bytes());
+      proof = bp::gpu::prove(params, key, a, rr, ss, w.stream->get(), &r.stages);
+      learn_proof_need(d.staging, job.circuit->id, peak.bytes());
 #endif
     }
     if (corrupt_.fire()) proof.a = -proof.a;  // fault injection: the self-check must catch this
@@ -294,16 +298,11 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
 #ifdef CUZK_HAVE_CUDA
       auto& d = *w.device;
       const auto gpu = enter_gpu(w);  // the GPU region
-      auto& slot = d.keys[job.circuit->id];
-      if (slot.circuit != job.circuit || !slot.plan) {  // first use on this GPU, reloaded, or dropped
-        groth16::StageTimer t(&r.stages, "upload_key");
-        slot.drop();  // the old copy's memory is needed for the new one
-        // Without a forced plan the key steps down by itself until lean fits (or throws).
-        slot.key = std::make_unique<groth16::gpu::ResidentKey<C>>(pk, w.stream->get(), slot.forced);
-        slot.circuit = job.circuit;
-        slot.plan = std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key)->plan();
-      }
-      const auto& key = *std::get<std::unique_ptr<groth16::gpu::ResidentKey<C>>>(slot.key);
+      // Without a forced plan the key steps down by itself until lean fits (or throws).
+      const auto& key = d.keys[job.circuit->id].prepare<groth16::gpu::ResidentKey<C>>(
+          job.circuit, &r.stages, [&](auto forced) {
+            return std::make_unique<groth16::gpu::ResidentKey<C>>(pk, w.stream->get(), forced);
+          });
       r.plan = groth16::gpu::to_string(key.plan());
       // The pre-staged witness, on the first attempt only, unless the device took it back meanwhile.
       cuda::DeviceBuffer<Fr>* ready = staged ? staged->take(w.generation, w.stream->get()) : nullptr;

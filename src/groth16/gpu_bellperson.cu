@@ -1,7 +1,12 @@
 #include <bit>
+#include <vector>
 
 #include "cuda/device_buffer.hpp"
 #include "cuda/error.hpp"
+#include "cuda/fault_injection.hpp"
+#include "cuda/host_registry.hpp"
+#include "cuda/vram.hpp"
+#include "groth16/bellperson_plan.hpp"
 #include "groth16/gpu_bellperson.hpp"
 #include "groth16/prover.hpp"
 #include "msm/gpu.hpp"
@@ -9,6 +14,10 @@
 #include "ntt/gpu.hpp"
 
 namespace cuzk::groth16::bellperson::gpu {
+
+using groth16::gpu::Plan;
+using G1 = Curve::G1Cfg;
+using G2 = Curve::G2Cfg;
 
 namespace {
 
@@ -33,59 +42,158 @@ __global__ void uncoset_plain_kernel(const Fr* a, const Fr* omega2m_powers, std:
   out[i] = x.to_int();
 }
 
+template <class T>
+cuda::DeviceBuffer<T> on_device(const std::vector<T>& v, cudaStream_t stream) {
+  cuda::DeviceBuffer<T> d(v.size());
+  d.upload(v.data(), v.size(), stream);
+  return d;
+}
+
+// Σ scalars[i]·points[i] over the key's points: the device copy when resident, else streamed from the host.
 template <class Cfg>
-ec::Jacobian<Cfg> msm(const std::vector<ec::Affine<Cfg>>& points, const std::vector<Fr>& scalars,
+ec::Jacobian<Cfg> msm(const cuda::DeviceBuffer<ec::Affine<Cfg>>* resident,
+                      const std::vector<ec::Affine<Cfg>>& host, const ff::BigInt<4>* d_scalars, std::size_t n,
+                      cudaStream_t stream) {
+  if (n == 0) return ec::Jacobian<Cfg>::infinity();
+  return resident ? msm::gpu::pippenger<Cfg, 4>(resident->data(), d_scalars, n, stream)
+                  : msm::gpu::pippenger_streamed<Cfg, 4>(host.data(), d_scalars, n, stream);
+}
+
+// The same for scalars in host memory (Montgomery form), uploaded plain.
+template <class Cfg>
+ec::Jacobian<Cfg> msm(const cuda::DeviceBuffer<ec::Affine<Cfg>>* resident,
+                      const std::vector<ec::Affine<Cfg>>& host, const std::vector<Fr>& scalars,
                       cudaStream_t stream) {
   if (scalars.empty()) return ec::Jacobian<Cfg>::infinity();
-  const auto plain = msm::plain_scalars(scalars.data(), scalars.size());
-  cuda::DeviceBuffer<ec::Affine<Cfg>> d_points(points.size());
-  cuda::DeviceBuffer<ff::BigInt<4>> d_scalars(plain.size());
-  d_points.upload(points.data(), points.size(), stream);
-  d_scalars.upload(plain.data(), plain.size(), stream);
-  return msm::gpu::pippenger<Cfg, 4>(d_points.data(), d_scalars.data(), scalars.size(), stream);
+  const auto d_scalars = on_device(msm::plain_scalars(scalars.data(), scalars.size()), stream);
+  return msm<Cfg>(resident, host, d_scalars.data(), scalars.size(), stream);
 }
 
 }  // namespace
 
-Proof<Curve> prove(const io::bellperson::Params& p, const Assignment& w, const Fr& r, const Fr& s,
-                   cudaStream_t stream) {
+struct ResidentKey::Impl {
+  struct Points {
+    cuda::DeviceBuffer<ec::Affine<G1>> h, l, a, b_g1;
+    cuda::DeviceBuffer<ec::Affine<G2>> b_g2;
+  };
+  Plan plan;
+  ntt::gpu::Tables<Fr> tables;
+  std::optional<Points> points;                   // resident
+  std::vector<std::shared_ptr<void>> registered;  // streamed: page-locks of the host points
+
+  Impl(const io::bellperson::Params& p, cudaStream_t stream, Plan wanted)
+      : plan(wanted == Plan::kResident ? Plan::kResident : Plan::kStreamed),
+        tables(static_cast<std::size_t>(std::countr_zero(p.h.size() + 1)), stream) {
+    if (plan == Plan::kResident) {
+      points.emplace(Points{on_device(p.h, stream), on_device(p.l, stream), on_device(p.a, stream),
+                            on_device(p.b_g1, stream), on_device(p.b_g2, stream)});
+    } else {
+      pin(p.h);
+      pin(p.l);
+      pin(p.a);
+      pin(p.b_g1);
+      pin(p.b_g2);
+    }
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+  // Shares the page-lock the repository (or another worker) already holds; a range CUDA refuses to lock
+  // stays pageable: slower copies, same results.
+  template <class T>
+  void pin(const std::vector<T>& v) {
+    if (v.empty()) return;
+    try {
+      registered.push_back(cuda::HostRegistry::instance().pin(v.data(), v.size() * sizeof(T)));
+    } catch (const cuda::CudaError&) {
+    }
+  }
+};
+
+ResidentKey::ResidentKey(const io::bellperson::Params& params, cudaStream_t stream,
+                         std::optional<Plan> plan) {
+  if (params.lengths_only) throw Error("a verifying-only .params read has no points to prove with");
+  if (params.h.empty() || !std::has_single_bit(params.h.size() + 1))
+    throw Error("the key's h has " + std::to_string(params.h.size()) + " points; m − 1 for a power of two m");
+  const auto f = gpu_footprint(params);
+  if (plan) {
+    impl_ = std::make_unique<Impl>(params, stream, *plan);
+  } else {
+    for (std::optional<Plan> p = groth16::gpu::choose_plan(f, cuda::vram_available()); p && !impl_;
+         p = p == Plan::kResident ? std::optional(Plan::kStreamed) : std::nullopt) {
+      try {
+        impl_ = std::make_unique<Impl>(params, stream, *p);
+      } catch (const cuda::CudaError& e) {
+        if (e.kind() != cuda::CudaError::Kind::out_of_memory || *p != Plan::kResident) throw;
+      }
+    }
+  }
+  proof_bytes_ = f.proof;
+}
+
+ResidentKey::~ResidentKey() = default;
+
+Plan ResidentKey::plan() const {
+  return impl_->plan;
+}
+
+Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, const Assignment& w, const Fr& r,
+                   const Fr& s, cudaStream_t stream, StageTimings* timings) {
   check(p, w);
-  using G1 = Curve::G1Cfg;
-  using G2 = Curve::G2Cfg;
-  const std::size_t m = p.h.size() + 1, log_m = static_cast<std::size_t>(std::countr_zero(m));
-  const std::size_t j = snarkjs_position_step(m);
-
-  // a, b, c at snarkjs's positions, uploaded together.
-  std::vector<Fr> abc(3 * m, Fr::zero());
-  for (const auto& [t, v] : {std::pair{0u, &w.a}, std::pair{1u, &w.b}, std::pair{2u, &w.c}})
-    for (std::size_t k = 0; k < v->size(); ++k) abc[t * m + ((j * k) & (m - 1))] = (*v)[k];
-  cuda::DeviceBuffer<Fr> d_abc(3 * m);
-  d_abc.upload(abc.data(), abc.size(), stream);
-  const ntt::gpu::Tables<Fr> tables(log_m, stream);
-  ntt::gpu::to_odd_coset(d_abc.data(), 3, tables, stream);
-  const Fr z_inv = (-Fr::from_u64(2)).inverse();
-  quotient_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_abc.data(), m, z_inv);
-  cuda::check_last_launch("bellperson quotient_kernel");
-  ntt::gpu::inverse(d_abc.data(), tables, stream);
+  const auto& k = key.impl();
+  const auto* pts = k.points ? &*k.points : nullptr;
+  const std::size_t m = p.h.size() + 1;
   cuda::DeviceBuffer<ff::BigInt<4>> d_h(m);
-  uncoset_plain_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_abc.data(), tables.omega2n_powers(), m,
-                                                               d_h.data());
-  cuda::check_last_launch("bellperson uncoset_plain_kernel");
-  cuda::DeviceBuffer<ec::Affine<G1>> d_hpoints(p.h.size());
-  d_hpoints.upload(p.h.data(), p.h.size(), stream);
-
+  {
+    StageTimer t(timings, "h");
+    // a, b, c at snarkjs's positions, uploaded together; the H polynomial's coefficients come back plain.
+    const std::size_t j = snarkjs_position_step(m);
+    std::vector<Fr> abc(3 * m, Fr::zero());
+    for (const auto& [at, v] : {std::pair{0u, &w.a}, std::pair{1u, &w.b}, std::pair{2u, &w.c}})
+      for (std::size_t i = 0; i < v->size(); ++i) abc[at * m + ((j * i) & (m - 1))] = (*v)[i];
+    auto d_abc = on_device(abc, stream);
+    ntt::gpu::to_odd_coset(d_abc.data(), 3, k.tables, stream);
+    const Fr z_inv = (-Fr::from_u64(2)).inverse();
+    quotient_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_abc.data(), m, z_inv);
+    cuda::check_last_launch("bellperson quotient_kernel");
+    ntt::gpu::inverse(d_abc.data(), k.tables, stream);
+    uncoset_plain_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_abc.data(), k.tables.omega2n_powers(), m,
+                                                                 d_h.data());
+    cuda::check_last_launch("bellperson uncoset_plain_kernel");
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // abc (host and device) dies here
+  }
+  cuda::maybe_inject_sticky_fault(stream);  // tests: poison the context here, as a faulting MSM would
   MsmResults<Curve> res;
-  res.c =
-      msm::gpu::pippenger<G1, 4>(d_hpoints.data(), d_h.data(), m - 1, stream) + msm<G1>(p.l, w.aux, stream);
-  const auto a = a_query_scalars(w);
-  const auto b = b_query_scalars(w);
-  res.a = msm<G1>(p.a, a, stream);
-  res.b1 = msm<G1>(p.b_g1, b, stream);
-  res.b2 = msm<G2>(p.b_g2, b, stream);
+  {
+    StageTimer t(timings, "msm_h");
+    res.c = msm<G1>(pts ? &pts->h : nullptr, p.h, d_h.data(), m - 1, stream);
+  }
+  d_h.reset();
+  {
+    StageTimer t(timings, "msm_l");
+    res.c += msm<G1>(pts ? &pts->l : nullptr, p.l, w.aux, stream);
+  }
+  {
+    StageTimer t(timings, "msm_a");
+    res.a = msm<G1>(pts ? &pts->a : nullptr, p.a, a_query_scalars(w), stream);
+  }
+  {
+    StageTimer t(timings, "msm_b");
+    const auto b = b_query_scalars(w);
+    res.b1 = msm<G1>(pts ? &pts->b_g1 : nullptr, p.b_g1, b, stream);
+    res.b2 = msm<G2>(pts ? &pts->b_g2 : nullptr, p.b_g2, b, stream);
+  }
   if (p.vk.delta1.is_infinity() || p.vk.delta2.is_infinity())
     throw Error("the key's δ is the identity (UnexpectedIdentity)");
+  StageTimer t(timings, "assemble");
   return assemble<Curve>(BlindingPoints<Curve>{p.vk.alpha1, p.vk.beta1, p.vk.delta1, p.vk.beta2, p.vk.delta2},
                          res, r, s);
+}
+
+Proof<Curve> prove(const io::bellperson::Params& params, const Assignment& w, const Fr& r, const Fr& s,
+                   cudaStream_t stream) {
+  check(params, w);
+  const ResidentKey key(params, stream);
+  return prove(params, key, w, r, s, stream);
 }
 
 }  // namespace cuzk::groth16::bellperson::gpu

@@ -1,15 +1,50 @@
 // bellperson (Filecoin) proofs on the GPU: the same values as groth16::bellperson::prove, byte for byte with
 // the same r and s. H runs on the GPU NTT over snarkjs's domain (a, b, c permuted by
 // bellperson::snarkjs_position_step, odd coset), then back to coefficients; the five MSMs run on the GPU
-// with the key's points uploaded per call (a resident key comes next).
+// over the key's points, resident on the device or streamed from page-locked host memory
+// (bellperson_plan.hpp).
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <memory>
+#include <optional>
+
 #include "groth16/bellperson.hpp"
+#include "groth16/gpu_plan.hpp"
+#include "groth16/timings.hpp"
 
 namespace cuzk::groth16::bellperson::gpu {
 
+// A .params key prepared for the GPU once and shared by every proof on that device: the NTT tables, and the
+// points on the device (resident) or page-locked where they are (streamed; lean is streamed here, as there
+// are no coefficient rows to leave behind). `params` must outlive the key. Without a plan, the largest
+// that fits in what the VRAM policy leaves is chosen, stepping down if the upload runs out of memory
+// anyway; throws cuda::CudaError (kind out_of_memory) when not even the streamed plan fits.
+class ResidentKey {
+ public:
+  ResidentKey(const io::bellperson::Params& params, cudaStream_t stream,
+              std::optional<groth16::gpu::Plan> plan = {});
+  ~ResidentKey();
+  ResidentKey(const ResidentKey&) = delete;
+  ResidentKey& operator=(const ResidentKey&) = delete;
+
+  groth16::gpu::Plan plan() const;
+  // What one proof with this key is estimated to allocate at its peak; the key's own memory is held already.
+  std::size_t proof_bytes() const { return proof_bytes_; }
+
+  struct Impl;
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+  std::size_t proof_bytes_ = 0;
+};
+
+Proof<Curve> prove(const io::bellperson::Params& params, const ResidentKey& key, const Assignment& w,
+                   const Fr& r, const Fr& s, cudaStream_t stream, StageTimings* timings = nullptr);
+
+// One proof with a key prepared for it alone (the C ABI's and the CLI's single proofs).
 Proof<Curve> prove(const io::bellperson::Params& params, const Assignment& w, const Fr& r, const Fr& s,
                    cudaStream_t stream);
 

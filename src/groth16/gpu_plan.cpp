@@ -78,8 +78,7 @@ Footprint footprint_of_shape(std::size_t n, std::size_t v, std::size_t n_public,
   // a, b, c and both witness forms.
   const std::size_t h_stage = 3 * n * sizeof(Fr) + v * sizeof(Fr) + 18 * v;
   const std::size_t abc_stage = 3 * n * sizeof(Fr) + 2 * v * sizeof(Fr);
-  // The MSM's slice work space: ~1 KiB per point (sort arrays, CUB, partials) up to its 2^20-point floor.
-  f.proof = std::max(h_stage, abc_stage) + std::min(kMsmWorkspace, 1024 * std::max(n, v));
+  f.proof = std::max(h_stage, abc_stage) + msm_workspace(std::max(n, v));
   // Two buffers (double buffering) unless one chunk holds every entry.
   const std::size_t chunk = std::min(kRowChunk, std::max<std::size_t>(n_coefs, 1));
   f.row_chunks = (chunk < n_coefs ? 2 : 1) * chunk * entry;
@@ -101,6 +100,10 @@ Footprint footprint(const ProvingKey<Curve>& pk) {
   const std::size_t entry = sizeof(std::uint32_t) + sizeof(Fr), chunk = row_chunk_entries(pk);
   f.row_chunks = (chunk < pk.coefs.size() ? 2 : 1) * chunk * entry;
   return f;
+}
+
+std::size_t msm_workspace(std::size_t points) {
+  return std::min(kMsmWorkspace, 1024 * points);
 }
 
 Plan choose_plan(const Footprint& f, std::size_t available) {

@@ -57,6 +57,10 @@ template <class Curve>
 Footprint footprint_of_shape(std::size_t domain_size, std::size_t n_vars, std::size_t n_public,
                              std::size_t n_coefs);
 
+// The MSM's slice work space for an MSM of `points` points: ~1 KiB per point (sort arrays, CUB, partials), up
+// to the 2^20-point slice floor a large MSM takes.
+std::size_t msm_workspace(std::size_t points);
+
 // The plan with the most on the device that fits in `available` bytes; lean when none does (it may still
 // run out of memory: the caller reports that).
 Plan choose_plan(const Footprint& f, std::size_t available);

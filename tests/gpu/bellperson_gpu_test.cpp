@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cuda/stream.hpp"
+#include "cuda/vram.hpp"
 #include "ff/random.hpp"
 #include "gpu/gpu_test_util.hpp"
 #include "groth16/gpu_bellperson.hpp"
@@ -24,6 +25,40 @@ TEST(BellpersonGpu, ProofsEqualTheCpuAndVerify) {
     const std::vector<Fr> pub(w.inputs.begin() + 1, w.inputs.end());
     EXPECT_TRUE(verify(params.vk, pub, on_gpu).valid);
   }
+}
+
+// One key prepared per plan serves several proofs: resident (points on the device) and streamed (points
+// page-locked on the host, every MSM streaming them) give the CPU's bytes; the key's device memory is
+// exactly what it held while alive and comes back when it goes.
+TEST(BellpersonGpu, ResidentAndStreamedKeysServeManyProofsWithTheCpuBytes) {
+  CUZK_REQUIRE_GPU();
+  const auto g = r1cs::porep_like<Fr>(13, ff::random_nonzero_os<Fr>().to_int().v[0], 3);
+  const auto params = setup(g.system, random_toxic_waste<Curve>());
+  cuda::Stream stream;
+  const auto before = cuda::vram_usage(0).in_use;
+  std::size_t resident_bytes = 0, streamed_bytes = 0;
+  for (const auto plan : {groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed}) {
+    const gpu::ResidentKey key(params, stream.get(), plan);
+    EXPECT_EQ(key.plan(), plan);
+    (plan == groth16::gpu::Plan::kResident ? resident_bytes : streamed_bytes) =
+        cuda::vram_usage(0).in_use - before;
+    for (const auto& z : g.witnesses) {
+      const auto w = synthesize(g.system, z);
+      const Fr r = ff::random_nonzero_os<Fr>(), s = ff::random_nonzero_os<Fr>();
+      const auto on_gpu = gpu::prove(params, key, w, r, s, stream.get());
+      EXPECT_EQ(on_gpu, prove(params, w, r, s)) << groth16::gpu::to_string(plan);
+      EXPECT_EQ(cuda::vram_usage(0).in_use - before,
+                plan == groth16::gpu::Plan::kResident ? resident_bytes : streamed_bytes)
+          << "a proof left device memory behind";
+    }
+  }
+  EXPECT_EQ(cuda::vram_usage(0).in_use, before);
+  // Resident holds the points: at least 96 bytes per G1 point, 192 per G2 point, beyond the streamed key.
+  const auto n = params.lengths();
+  EXPECT_GE(resident_bytes - streamed_bytes, (n.h + n.l + n.a + n.b) * 96 + n.b * 192);
+  // Lean asks for what streamed gives: there are no coefficient rows to leave in host memory.
+  EXPECT_EQ(gpu::ResidentKey(params, stream.get(), groth16::gpu::Plan::kLean).plan(),
+            groth16::gpu::Plan::kStreamed);
 }
 
 }  // namespace

@@ -106,7 +106,8 @@ TEST(EngineGpu, WorkersShareTheGpuAndEveryProofVerifies) {
 }
 
 // Bellperson (Filecoin) circuits on a GPU worker: ten partitions of 192 bytes, each verifying, proved on
-// the GPU (plan "streamed": the key is uploaded per proof), with a corrupted proof caught and proved again.
+// the GPU with the key resident (uploaded by the first partition only, then kept on the device), with a
+// corrupted proof caught and proved again.
 TEST(EngineGpu, BellpersonPartitionsProveOnTheGpu) {
   CUZK_REQUIRE_GPU();
   namespace bp = groth16::bellperson;
@@ -124,18 +125,23 @@ TEST(EngineGpu, BellpersonPartitionsProveOnTheGpu) {
   const auto r = e.await(e.submit({"p", "porep", std::nullopt, parts}).job_id);
   ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
   ASSERT_EQ(r.partitions.size(), 10u);
+  std::size_t uploads = 0;
   for (std::size_t k = 0; k < r.partitions.size(); ++k) {
     const auto& p = r.partitions[k];
-    EXPECT_EQ(p.plan, "streamed");
+    EXPECT_EQ(p.plan, "resident");
+    for (const auto& [stage, ms] : p.stages.stages_ms) uploads += stage == "upload_key";
     EXPECT_EQ(p.worker.rfind("cuda:0/", 0), 0u);
     ASSERT_EQ(p.proof_bytes.size(), 192u);
     const auto proof = bp::decode_proof(
         std::span(reinterpret_cast<const std::uint8_t*>(p.proof_bytes.data()), 192), "proof", k);
     EXPECT_TRUE(bp::verify(params.vk, io::public_from_json<Bls12_381>(p.public_json, "public"), proof).valid);
   }
+  EXPECT_EQ(uploads, 1u);
+  const auto status = e.status();
+  EXPECT_EQ(status.devices.at(0).resident_circuits, std::vector<std::string>{"porep"});
   e.shutdown(true);
   EXPECT_GE(e.status().faults.self_check, 2u);
-  EXPECT_EQ(e.status().partitions_by_plan.at("streamed"), 10u);
+  EXPECT_EQ(e.status().partitions_by_plan.at("resident"), 10u);
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include "cuda/fault_plan.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
+#include "groth16/bellperson.hpp"
+#include "groth16/bellperson_plan.hpp"
 #include "groth16/setup.hpp"
 #include "r1cs/porep_like.hpp"
 
@@ -104,6 +106,44 @@ TEST(FaultPlan, EnvironmentOverridesAndRejectsGarbage) {
   ::unsetenv("CUZK_FAULT_TEST_EVERY");
   ::unsetenv("CUZK_FAULT_TEST_RATE");
   EXPECT_FALSE(cuda::fault_spec_from_env("CUZK_FAULT_TEST", {}).enabled());
+}
+
+// A .params key has no coefficient rows: resident adds the five point vectors to what streamed (= lean)
+// needs, and the sizes follow the vectors' lengths, also from a verifying-only read.
+TEST(GpuPlan, BellpersonKeysAreResidentOrStreamed) {
+  namespace bp = groth16::bellperson;
+  const auto g = r1cs::porep_like<bp::Fr>(11, 5, 1);
+  const auto params = bp::setup(g.system, random_toxic_waste<bp::Curve>());
+  const Footprint f = bp::gpu_footprint(params);
+  const std::size_t m = params.h.size() + 1;
+  EXPECT_EQ(f.tables, m * sizeof(bp::Fr));
+  EXPECT_EQ(f.rows + f.row_index + f.row_chunks, 0u);
+  EXPECT_EQ(f.points, (params.h.size() + params.l.size() + params.a.size() + params.b_g1.size()) *
+                              sizeof(io::bellperson::G1) +
+                          params.b_g2.size() * sizeof(io::bellperson::G2));
+  EXPECT_GE(f.proof, 4 * m * sizeof(bp::Fr));  // a, b, c and the quotient, at the H stage
+  EXPECT_EQ(f.need(Plan::kStreamed), f.need(Plan::kLean));
+  EXPECT_EQ(choose_plan(f, f.need(Plan::kResident)), Plan::kResident);
+  EXPECT_EQ(choose_plan(f, f.need(Plan::kResident) - 1), Plan::kStreamed);
+  io::bellperson::Params lengths_only;
+  lengths_only.lengths_only = params.lengths();
+  EXPECT_EQ(bp::gpu_footprint(lengths_only).need(Plan::kResident), f.need(Plan::kResident));
+}
+
+// At 32 GiB PoRep scale (h 2^27 − 1, ~130 M aux in l and a, a quarter of them in b): the points alone are
+// ~47 GB, so one key is resident on an H200 and streamed on a 32 GiB card. A 16 GiB card cannot hold the H
+// stage (a, b, c and the quotient: 16 GiB at 2^27).
+TEST(GpuPlan, BellpersonPorepScale) {
+  io::bellperson::Params p;
+  p.lengths_only =
+      io::bellperson::Params::Lengths{(std::size_t(1) << 27) - 1, 130'169'893, 130'170'221, 33'000'000};
+  const Footprint f = groth16::bellperson::gpu_footprint(p);
+  constexpr std::size_t GiB = std::size_t(1) << 30;
+  EXPECT_GT(f.points, 40 * GiB);
+  EXPECT_LT(f.need(Plan::kResident), 100 * GiB);
+  EXPECT_EQ(choose_plan(f, 139 * GiB), Plan::kResident);
+  EXPECT_EQ(choose_plan(f, 32 * GiB), Plan::kStreamed);
+  EXPECT_GT(f.need(Plan::kStreamed), 16 * GiB);
 }
 
 }  // namespace

@@ -1,0 +1,24 @@
+#include "groth16/bellperson_plan.hpp"
+
+#include <algorithm>
+
+#include "groth16/bellperson.hpp"
+
+namespace cuzk::groth16::bellperson {
+
+gpu::Footprint gpu_footprint(const io::bellperson::Params& params) {
+  const auto n = params.lengths();
+  const std::size_t m = n.h + 1;  // the FFT domain: h holds m − 1 points
+  gpu::Footprint f;
+  f.tables = m * sizeof(Fr);
+  f.points = (n.h + n.l + n.a + n.b) * sizeof(io::bellperson::G1) + n.b * sizeof(io::bellperson::G2);
+  // The H stage holds a, b, c on the device and writes the plain quotient beside them; the MSMs then hold
+  // that quotient (the H MSM's scalars) and, one MSM at a time, the largest of the other scalar vectors.
+  const std::size_t plain = sizeof(Fr);  // a plain scalar has the size of a Montgomery one
+  const std::size_t h_stage = 3 * m * sizeof(Fr) + m * plain;
+  const std::size_t msm_stage = m * plain + std::max({n.l, n.a, n.b}) * plain;
+  f.proof = std::max(h_stage, msm_stage) + gpu::msm_workspace(std::max(m, n.l));
+  return f;
+}
+
+}  // namespace cuzk::groth16::bellperson
