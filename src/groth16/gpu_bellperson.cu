@@ -169,17 +169,20 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   }
   d_h.reset();
   {
-    StageTimer t(timings, "msm_l");
+    StageTimer t(timings, "msm_c");  // L over the aux assignment: the C query's private part
     res.c += msm<G1>(pts ? &pts->l : nullptr, p.l, w.aux, stream);
   }
   {
     StageTimer t(timings, "msm_a");
     res.a = msm<G1>(pts ? &pts->a : nullptr, p.a, a_query_scalars(w), stream);
   }
+  const auto b = b_query_scalars(w);
   {
-    StageTimer t(timings, "msm_b");
-    const auto b = b_query_scalars(w);
+    StageTimer t(timings, "msm_b1");
     res.b1 = msm<G1>(pts ? &pts->b_g1 : nullptr, p.b_g1, b, stream);
+  }
+  {
+    StageTimer t(timings, "msm_b2");
     res.b2 = msm<G2>(pts ? &pts->b_g2 : nullptr, p.b_g2, b, stream);
   }
   if (p.vk.delta1.is_infinity() || p.vk.delta2.is_infinity())
