@@ -1,5 +1,5 @@
 // cuzk-bench: Google Benchmark entry point (the benchmarks live in the other files of bench/), plus
-//   cuzk-bench kernels [max_log2] [reps] [field,ntt,g1,g2,prove]   GPU kernel table (bench/gpu/kernels.cpp)
+//   cuzk-bench kernels [max_log2] [reps] [field,ntt,g1,g2,prove,porep,bellperson]   GPU kernel table (bench/gpu/kernels.cpp)
 //   cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>
 //   cuzk-bench gen porep-like --log-domain K [--seed S] [--witnesses N] [--curve C] --out DIR
 //   cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …   daemon client (client/)
@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
   }
   if (argc >= 2 && std::strcmp(argv[1], "kernels") == 0) {
 #ifdef CUZK_HAVE_CUDA
-    // cuzk-bench kernels [max_log2=24] [reps=5] [field,ntt,g1,g2,prove]
+    // cuzk-bench kernels [max_log2=24] [reps=5] [field,ntt,g1,g2,prove,porep,bellperson]
     return cuzk::bench::run_kernels(argc - 2, argv + 2);
 #else
     std::cerr << "cuzk-bench kernels: this build has no CUDA backend\n";

@@ -106,9 +106,10 @@ std::vector<int> range(int lo, int hi, int step) {
 
 }  // namespace
 
-void bench_field_rates(cudaStream_t stream);                          // field_rate.cu
-void bench_gpu_prove(int max_log, int reps, cudaStream_t stream);     // prove_gpu.cpp
-void bench_gpu_porep(int log_domain, int reps, cudaStream_t stream);  // prove_gpu.cpp
+void bench_field_rates(cudaStream_t stream);                                     // field_rate.cu
+void bench_gpu_prove(int max_log, int reps, cudaStream_t stream);                // prove_gpu.cpp
+void bench_gpu_porep(int log_domain, int reps, cudaStream_t stream);             // prove_gpu.cpp
+void bench_gpu_porep_bellperson(int log_domain, int reps, cudaStream_t stream);  // porep_bellperson.cpp
 
 int run_kernels(int argc, char** argv) {
   if (cuda::device_count() == 0) {
@@ -137,6 +138,7 @@ int run_kernels(int argc, char** argv) {
   if (want("g2")) bench_msm<Bn254::G2Cfg>("BN254 G2", msm_logs, reps, s.get());
   if (!only.empty() && want("prove")) bench_gpu_prove(max_log, reps, s.get());
   if (!only.empty() && want("porep")) bench_gpu_porep(max_log, reps, s.get());
+  if (!only.empty() && want("bellperson")) bench_gpu_porep_bellperson(max_log, reps, s.get());
   return 0;
 }
 
