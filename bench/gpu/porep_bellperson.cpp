@@ -19,6 +19,7 @@
 #include "ff/random.hpp"
 #include "groth16/bellperson.hpp"
 #include "groth16/gpu_bellperson.hpp"
+#include "plan_env.hpp"
 #include "r1cs/porep_like.hpp"
 
 namespace cuzk::bench {
@@ -39,23 +40,9 @@ void bench_gpu_porep_bellperson(int log_domain, int reps, cudaStream_t stream) {
   const auto w = bp::synthesize(g.system, g.witnesses[0]);
   g = {};  // the matrices and the witness: the assignment is all a proof needs
   std::printf("assignment synthesized at %.1f s\n", secs());
-  // CUZK_VRAM_LIMIT_GIB caps the device memory this process may use; CUZK_GPU_PLAN=resident|streamed|all
-  // forces the plan (default: the largest that fits).
-  if (const char* cap = std::getenv("CUZK_VRAM_LIMIT_GIB"); cap && *cap) {
-    cuda::set_vram_policy(
-        {static_cast<std::size_t>(std::stod(cap) * double(std::size_t(1) << 30)), cuda::VramPolicy{}.margin});
-    std::printf("VRAM limit %s GiB (margin 512 MiB)\n", cap);
-  }
-  std::vector<std::optional<groth16::gpu::Plan>> plans = {std::nullopt};
-  if (const char* p = std::getenv("CUZK_GPU_PLAN"); p && *p) {
-    plans.clear();
-    for (auto candidate : {groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed})
-      if (std::string(p) == "all" || std::string(p) == groth16::gpu::to_string(candidate))
-        plans.push_back(candidate);
-    if (plans.empty()) throw std::invalid_argument("CUZK_GPU_PLAN must be resident, streamed or all");
-  }
+  apply_vram_limit_from_env();
   const std::vector<bp::Fr> pub(w.inputs.begin() + 1, w.inputs.end());
-  for (const auto& plan : plans) {
+  for (const auto& plan : plans_from_env({groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed})) {
     const auto tk = std::chrono::steady_clock::now();
     const bp::gpu::ResidentKey key(params, stream, plan);
     const double key_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - tk).count();

@@ -19,6 +19,7 @@
 #include "groth16/gpu_prover.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/verifier.hpp"
+#include "plan_env.hpp"
 #include "r1cs/porep_like.hpp"
 #include "r1cs/synthetic.hpp"
 
@@ -99,24 +100,9 @@ void bench_gpu_porep(int log_domain, int reps, cudaStream_t stream) {
   const auto pk = groth16::setup<Curve>(g.system, groth16::random_toxic_waste<Curve>(), on_gpu);
   g.system = {};  // the key has the A and B coefficients; C is not needed to prove
   std::printf("setup done at %.1f s\n", secs());
-  // CUZK_VRAM_LIMIT_GIB=16 caps the device memory this process may use (as the daemon's vram_limit does);
-  // CUZK_GPU_PLAN=resident|streamed|lean forces a plan, "all" runs each in turn (default: the largest that
-  // fits what the VRAM policy leaves).
-  if (const char* cap = std::getenv("CUZK_VRAM_LIMIT_GIB"); cap && *cap) {
-    cuda::set_vram_policy(
-        {static_cast<std::size_t>(std::stod(cap) * double(std::size_t(1) << 30)), cuda::VramPolicy{}.margin});
-    std::printf("VRAM limit %s GiB (margin 512 MiB)\n", cap);
-  }
-  std::vector<std::optional<groth16::gpu::Plan>> plans = {std::nullopt};
-  if (const char* p = std::getenv("CUZK_GPU_PLAN"); p && *p) {
-    plans.clear();
-    for (auto candidate :
-         {groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed, groth16::gpu::Plan::kLean})
-      if (std::string(p) == "all" || std::string(p) == groth16::gpu::to_string(candidate))
-        plans.push_back(candidate);
-    if (plans.empty()) throw std::invalid_argument("CUZK_GPU_PLAN must be resident, streamed, lean or all");
-  }
-  for (const auto& plan : plans) {
+  apply_vram_limit_from_env();
+  for (const auto& plan : plans_from_env(
+           {groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed, groth16::gpu::Plan::kLean})) {
     const groth16::gpu::ResidentKey<Curve> key(pk, stream, plan);
     std::printf("key on the GPU (plan %s) at %.1f s\n", groth16::gpu::to_string(key.plan()), secs());
     std::map<std::string, std::vector<double>> stages;
