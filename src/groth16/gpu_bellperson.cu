@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <bit>
 #include <vector>
 
@@ -24,6 +25,13 @@ namespace {
 constexpr unsigned kThreads = 256;
 unsigned blocks_for(std::size_t n) {
   return static_cast<unsigned>((n + kThreads - 1) / kThreads);
+}
+
+// out[(step·i) mod m] = in[i]: constraint i's value at point ω^(step·i), where step (odd) maps bellperson's
+// domain onto snarkjs's (bellperson::snarkjs_position_step); m is a power of two.
+__global__ void scatter_kernel(const Fr* in, std::size_t n, std::size_t step, std::size_t m, Fr* out) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < n) out[(step * i) & (m - 1)] = in[i];
 }
 
 // a[i] ← (a[i]·b[i] − c[i])·z_inv on the odd coset, where Z(x) = x^m − 1 is the constant −2.
@@ -142,15 +150,26 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   const auto& k = key.impl();
   const auto* pts = k.points ? &*k.points : nullptr;
   const std::size_t m = p.h.size() + 1;
-  cuda::DeviceBuffer<ff::BigInt<4>> d_h(m);
+  cuda::DeviceBuffer<ff::BigInt<4>> d_h;
   {
     StageTimer t(timings, "h");
-    // a, b, c at snarkjs's positions, uploaded together; the H polynomial's coefficients come back plain.
+    // a, b, c uploaded as the assignment holds them and scattered to snarkjs's positions on the device (at
+    // PoRep scale a host-side permutation was a 12.9 GB buffer and a serial pass, in the GPU region).
     const std::size_t j = snarkjs_position_step(m);
-    std::vector<Fr> abc(3 * m, Fr::zero());
-    for (const auto& [at, v] : {std::pair{0u, &w.a}, std::pair{1u, &w.b}, std::pair{2u, &w.c}})
-      for (std::size_t i = 0; i < v->size(); ++i) abc[at * m + ((j * i) & (m - 1))] = (*v)[i];
-    auto d_abc = on_device(abc, stream);
+    cuda::DeviceBuffer<Fr> d_abc(3 * m);
+    d_abc.memset_async(0, stream);
+    {
+      cuda::DeviceBuffer<Fr> staging(std::max({w.a.size(), w.b.size(), w.c.size(), std::size_t(1)}));
+      for (const auto& [at, v] : {std::pair{0u, &w.a}, std::pair{1u, &w.b}, std::pair{2u, &w.c}}) {
+        if (v->empty()) continue;
+        staging.upload(v->data(), v->size(), stream);  // after the previous scatter, in stream order
+        scatter_kernel<<<blocks_for(v->size()), kThreads, 0, stream>>>(staging.data(), v->size(), j, m,
+                                                                       d_abc.data() + at * m);
+        cuda::check_last_launch("bellperson scatter_kernel");
+      }
+      CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
+    d_h = cuda::DeviceBuffer<ff::BigInt<4>>(m);  // after the staging buffer: the H stage's peak stays 4m
     ntt::gpu::to_odd_coset(d_abc.data(), 3, k.tables, stream);
     const Fr z_inv = (-Fr::from_u64(2)).inverse();
     quotient_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_abc.data(), m, z_inv);
@@ -159,7 +178,7 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     uncoset_plain_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_abc.data(), k.tables.omega2n_powers(), m,
                                                                  d_h.data());
     cuda::check_last_launch("bellperson uncoset_plain_kernel");
-    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // abc (host and device) dies here
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // abc dies here
   }
   cuda::maybe_inject_sticky_fault(stream);  // tests: poison the context here, as a faulting MSM would
   MsmResults<Curve> res;
