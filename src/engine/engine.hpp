@@ -260,6 +260,11 @@ class Engine {
   // Takes the worker's GPU region (the device mutex): throws if the device was lost meanwhile, and renews the
   // worker's stream if the context was reset since it was made.
   std::unique_lock<std::mutex> enter_gpu(Worker& worker);
+  // In the GPU region, runs `prove` (a GPU prover) in the device's books: the staging area learns the
+  // proof's estimated need (`proof_bytes`) and what it really took, and device memory still held after it
+  // is logged and counted as a leak. `ready_bytes`: its pre-staged input, which the proof frees.
+  void prove_on_device(Worker& worker, Job& job, std::size_t proof_bytes, std::size_t ready_bytes,
+                       const std::function<void()>& prove);
 #endif
   std::string sized_witness(const SubmitRequest& req, std::size_t i, const char* what) const;
   std::vector<groth16::bellperson::Assignment> check_assignments(const io::bellperson::Params& params,

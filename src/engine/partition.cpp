@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
+#include <span>
 #include <sstream>
 
 #include "engine/engine.hpp"
@@ -165,19 +167,25 @@ class Prestaged final : public StagedWitness {
   bool revoked_ = false;
 };
 
-// Uploads the witness while another worker may hold the GPU, if the pinned pool lends a buffer and the
-// device can hold it beside everything the proof in progress may still need (StagingArea). A circuit whose
-// proof has not yet run on this device is not pre-staged: its need is not known. Null: upload in the region.
-template <class C>
-std::unique_ptr<Prestaged<typename C::Fr>> prestage(cuda::PinnedPool& pool, StagingArea& area, int ordinal,
-                                                    std::uint64_t generation, cuda::Stream& copy,
-                                                    const std::string& circuit_id,
-                                                    const std::vector<typename C::Fr>& witness) {
-  using Fr = typename C::Fr;
-  const std::size_t bytes = witness.size() * sizeof(Fr);
+// Uploads a proof's input (`parts` one after the other: a witness, or a bellperson a, b, c) while another
+// worker may hold the GPU, if the pinned pool lends a buffer and the device can hold it beside everything
+// the proof in progress may still need (StagingArea). A circuit whose proof has not yet run on this device
+// is not pre-staged: its need is not known. Null: upload in the region.
+template <class Fr>
+std::unique_ptr<Prestaged<Fr>> prestage(cuda::PinnedPool& pool, StagingArea& area, int ordinal,
+                                        std::uint64_t generation, cuda::Stream& copy,
+                                        const std::string& circuit_id,
+                                        std::initializer_list<std::span<const Fr>> parts) {
+  std::size_t count = 0;
+  for (const auto& part : parts) count += part.size();
+  const std::size_t bytes = count * sizeof(Fr);
   auto lease = pool.lease(bytes);
   if (!lease) return nullptr;
-  std::memcpy(lease.data(), witness.data(), bytes);
+  std::size_t at = 0;
+  for (const auto& part : parts) {
+    std::memcpy(lease.data() + at, part.data(), part.size_bytes());
+    at += part.size_bytes();
+  }
   // Declared before the lock, so destroyed after it is released: a Prestaged unlists itself under that
   // lock, and a refused allocation in stage() destroys it on the way out (destroyed under the lock, that was
   // a self-deadlock the allocation-fault test ran into). Made inside the try: its event cannot be created in
@@ -193,7 +201,7 @@ std::unique_ptr<Prestaged<typename C::Fr>> prestage(cuda::PinnedPool& pool, Stag
     const std::size_t capacity = cuda::vram_usage(ordinal).in_use + cuda::vram_available();
     if (area.floor + need + area.staged_bytes + bytes > capacity) return nullptr;
     p = std::make_unique<Prestaged<Fr>>(area, generation);
-    p->stage(std::move(lease), witness.size(), copy.get());
+    p->stage(std::move(lease), count, copy.get());
     return p;
   } catch (const cuda::CudaError&) {  // refused, or a context in trouble: the region finds out and recovers
     return nullptr;
@@ -217,6 +225,31 @@ inline void learn_proof_need(StagingArea& area, const std::string& circuit_id, s
   auto& need = area.proof_need[circuit_id];
   need = std::max(need, bytes);
 }
+
+// Before a partition's attempts: its input pre-staged on the worker's device when that can be done, and
+// the outcome for the timing line (ok, fallback: uploaded in the region, off: no pinned pool). `W` is the
+// engine's worker.
+template <class Fr, class W>
+std::unique_ptr<Prestaged<Fr>> stage_ahead(cuda::PinnedPool* pool, W& w, const std::string& circuit_id,
+                                           PartitionResult& r,
+                                           std::initializer_list<std::span<const Fr>> parts) {
+  if (!w.device || w.device->lost) return nullptr;
+  std::unique_ptr<Prestaged<Fr>> staged;
+  if (pool && w.generation == w.device->generation)
+    staged =
+        prestage<Fr>(*pool, w.device->staging, w.device->ordinal, w.generation, *w.copy, circuit_id, parts);
+  r.prestage = staged ? "ok" : pool ? "fallback" : "off";
+  return staged;
+}
+
+// In the GPU region: the pre-staged input, on the first attempt only, unless the device took it back.
+template <class Fr, class W>
+cuda::DeviceBuffer<Fr>* take_staged(Prestaged<Fr>* staged, W& w, PartitionResult& r) {
+  if (!staged) return nullptr;
+  cuda::DeviceBuffer<Fr>* ready = staged->take(w.generation, w.stream->get());
+  if (staged->revoked()) r.prestage = "fallback";
+  return ready;
+}
 #endif
 
 void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
@@ -230,6 +263,11 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
   const auto& a =
       job.witness_paths.empty() ? std::get<std::vector<bp::Assignment>>(job.witnesses)[partition] : loaded;
   const std::vector<bp::Fr> pub(a.inputs.begin() + 1, a.inputs.end());
+#ifdef CUZK_HAVE_CUDA
+  const auto staged = stage_ahead<bp::Fr>(
+      pinned_pool_.get(), w, job.circuit->id, r,
+      {std::span<const bp::Fr>(a.a), std::span<const bp::Fr>(a.b), std::span<const bp::Fr>(a.c)});
+#endif
   with_attempts(w, job, partition, r, [&] {
     const auto t0 = Clock::now();
     const bp::Fr rr = ff::random_nonzero_os<bp::Fr>(), ss = ff::random_nonzero_os<bp::Fr>();
@@ -246,10 +284,10 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
             return std::make_unique<bp::gpu::ResidentKey>(params, w.stream->get(), forced);
           });
       r.plan = groth16::gpu::to_string(key.plan());
-      enter_staging_region(d.staging, d.ordinal, job.circuit->id, key.proof_bytes(), 0);
-      const cuda::ThreadVramPeak peak;
-      proof = bp::gpu::prove(params, key, a, rr, ss, w.stream->get(), &r.stages);
-      learn_proof_need(d.staging, job.circuit->id, peak.bytes());
+      auto* ready = take_staged(staged.get(), w, r);
+      prove_on_device(w, job, key.proof_bytes(), ready ? ready->bytes() : 0, [&] {
+        proof = bp::gpu::prove(params, key, a, rr, ss, w.stream->get(), &r.stages, ready);
+      });
 #endif
     }
     if (corrupt_.fire()) proof.a = -proof.a;  // fault injection: the self-check must catch this
@@ -279,13 +317,8 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
   const auto& witness = job.witness_paths.empty() ? std::get<Witnesses<C>>(job.witnesses)[partition] : loaded;
   const std::vector<Fr> pub(witness.begin() + 1, witness.begin() + 1 + pk.n_public);
 #ifdef CUZK_HAVE_CUDA
-  std::unique_ptr<Prestaged<Fr>> staged;
-  if (w.device && !w.device->lost) {
-    if (pinned_pool_ && w.generation == w.device->generation)
-      staged = prestage<C>(*pinned_pool_, w.device->staging, w.device->ordinal, w.generation, *w.copy,
-                           job.circuit->id, witness);
-    r.prestage = staged ? "ok" : pinned_pool_ ? "fallback" : "off";
-  }
+  const auto staged =
+      stage_ahead<Fr>(pinned_pool_.get(), w, job.circuit->id, r, {std::span<const Fr>(witness)});
 #endif
   with_attempts(w, job, partition, r, [&] {
     const auto t0 = Clock::now();
@@ -304,28 +337,10 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
             return std::make_unique<groth16::gpu::ResidentKey<C>>(pk, w.stream->get(), forced);
           });
       r.plan = groth16::gpu::to_string(key.plan());
-      // The pre-staged witness, on the first attempt only, unless the device took it back meanwhile.
-      cuda::DeviceBuffer<Fr>* ready = staged ? staged->take(w.generation, w.stream->get()) : nullptr;
-      if (staged && staged->revoked()) r.prestage = "fallback";
-      const std::size_t ready_bytes = ready ? ready->bytes() : 0;
-      enter_staging_region(d.staging, d.ordinal, job.circuit->id, key.proof_bytes(), ready_bytes);
-      // What this daemon holds on the device apart from pre-staged witnesses (other workers stage theirs
-      // meanwhile) and apart from this proof's own pre-staged witness, which the proof frees.
-      auto held = [&] {
-        std::lock_guard lock(d.staging.mutex);
-        return cuda::vram_usage(d.ordinal).in_use - d.staging.staged_bytes;
-      };
-      const std::size_t held_before = held() - ready_bytes;
-      const cuda::ThreadVramPeak peak;
-      proof = groth16::gpu::prove(pk, key, witness, rr, ss, w.stream->get(), &r.stages, ready);
-      learn_proof_need(d.staging, job.circuit->id, peak.bytes() + ready_bytes);
-      // Every buffer of the proof is gone now: anything more is a leak an operator must hear about.
-      if (const std::size_t after = held(); after > held_before) {
-        log("cuzk: worker=" + w.name + " job=" + job.id +
-            " VRAM leak: " + std::to_string(after - held_before) + " bytes still held after the proof");
-        std::lock_guard lock(mutex_);
-        ++faults_.vram_leaks;
-      }
+      auto* ready = take_staged(staged.get(), w, r);
+      prove_on_device(w, job, key.proof_bytes(), ready ? ready->bytes() : 0, [&] {
+        proof = groth16::gpu::prove(pk, key, witness, rr, ss, w.stream->get(), &r.stages, ready);
+      });
 #endif
     }
     if (corrupt_.fire()) proof.a = -proof.a;  // fault injection: the self-check must catch this
@@ -340,6 +355,31 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
     r.public_json = io::public_to_json<C>(pub);
   });
 }
+
+#ifdef CUZK_HAVE_CUDA
+void Engine::prove_on_device(Worker& w, Job& job, std::size_t proof_bytes, std::size_t ready_bytes,
+                             const std::function<void()>& prove) {
+  auto& d = *w.device;
+  enter_staging_region(d.staging, d.ordinal, job.circuit->id, proof_bytes, ready_bytes);
+  // What this daemon holds on the device apart from pre-staged inputs (other workers stage theirs
+  // meanwhile) and apart from this proof's own pre-staged input, which the proof frees.
+  auto held = [&] {
+    std::lock_guard lock(d.staging.mutex);
+    return cuda::vram_usage(d.ordinal).in_use - d.staging.staged_bytes;
+  };
+  const std::size_t held_before = held() - ready_bytes;
+  const cuda::ThreadVramPeak peak;
+  prove();
+  learn_proof_need(d.staging, job.circuit->id, peak.bytes() + ready_bytes);
+  // Every buffer of the proof is gone now: anything more is a leak an operator must hear about.
+  if (const std::size_t after = held(); after > held_before) {
+    log("cuzk: worker=" + w.name + " job=" + job.id + " VRAM leak: " + std::to_string(after - held_before) +
+        " bytes still held after the proof");
+    std::lock_guard lock(mutex_);
+    ++faults_.vram_leaks;
+  }
+}
+#endif
 
 bool Engine::recover(Worker& w, const std::string& circuit_id, const std::exception& error, bool repeated) {
   // The worker process died under the partition; the next call starts a new one.

@@ -145,7 +145,8 @@ Plan ResidentKey::plan() const {
 }
 
 Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, const Assignment& w, const Fr& r,
-                   const Fr& s, cudaStream_t stream, StageTimings* timings) {
+                   const Fr& s, cudaStream_t stream, StageTimings* timings,
+                   cuda::DeviceBuffer<Fr>* prestaged_abc) {
   check(p, w);
   const auto& k = key.impl();
   const auto* pts = k.points ? &*k.points : nullptr;
@@ -153,19 +154,27 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   cuda::DeviceBuffer<ff::BigInt<4>> d_h;
   {
     StageTimer t(timings, "h");
-    // a, b, c uploaded as the assignment holds them and scattered to snarkjs's positions on the device (at
-    // PoRep scale a host-side permutation was a 12.9 GB buffer and a serial pass, in the GPU region).
+    // a, b, c (pre-staged, or uploaded as the assignment holds them) scattered to snarkjs's positions on the
+    // device (at PoRep scale a host-side permutation was a 12.9 GB buffer and a serial pass, in the GPU
+    // region).
     const std::size_t j = snarkjs_position_step(m);
     cuda::DeviceBuffer<Fr> d_abc(3 * m);
     d_abc.memset_async(0, stream);
-    {
-      cuda::DeviceBuffer<Fr> staging(std::max({w.a.size(), w.b.size(), w.c.size(), std::size_t(1)}));
+    const std::size_t n = w.a.size();  // check() saw b and c of the same size
+    auto scatter = [&](const Fr* values, unsigned at) {
+      scatter_kernel<<<blocks_for(n), kThreads, 0, stream>>>(values, n, j, m, d_abc.data() + at * m);
+      cuda::check_last_launch("bellperson scatter_kernel");
+    };
+    if (prestaged_abc && n > 0) {
+      if (prestaged_abc->size() != 3 * n) throw Error("the pre-staged a, b, c do not match the assignment");
+      for (unsigned at = 0; at < 3; ++at) scatter(prestaged_abc->data() + at * n, at);
+      CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+      prestaged_abc->reset();
+    } else if (n > 0) {
+      cuda::DeviceBuffer<Fr> staging(n);
       for (const auto& [at, v] : {std::pair{0u, &w.a}, std::pair{1u, &w.b}, std::pair{2u, &w.c}}) {
-        if (v->empty()) continue;
-        staging.upload(v->data(), v->size(), stream);  // after the previous scatter, in stream order
-        scatter_kernel<<<blocks_for(v->size()), kThreads, 0, stream>>>(staging.data(), v->size(), j, m,
-                                                                       d_abc.data() + at * m);
-        cuda::check_last_launch("bellperson scatter_kernel");
+        staging.upload(v->data(), n, stream);  // after the previous scatter, in stream order
+        scatter(staging.data(), at);
       }
       CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
     }

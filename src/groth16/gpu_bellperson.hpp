@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 
+#include "cuda/device_buffer.hpp"
 #include "groth16/bellperson.hpp"
 #include "groth16/gpu_plan.hpp"
 #include "groth16/timings.hpp"
@@ -41,8 +42,12 @@ class ResidentKey {
   std::size_t proof_bytes_ = 0;
 };
 
+// `prestaged_abc`, when given, holds a, b and c already on the device, one after the other (uploaded ahead
+// while another proof held the GPU; the caller has made `stream` wait for that upload): the prover takes
+// it over and frees it once they are in place, instead of uploading the assignment's.
 Proof<Curve> prove(const io::bellperson::Params& params, const ResidentKey& key, const Assignment& w,
-                   const Fr& r, const Fr& s, cudaStream_t stream, StageTimings* timings = nullptr);
+                   const Fr& r, const Fr& s, cudaStream_t stream, StageTimings* timings = nullptr,
+                   cuda::DeviceBuffer<Fr>* prestaged_abc = nullptr);
 
 // One proof with a key prepared for it alone (the C ABI's and the CLI's single proofs).
 Proof<Curve> prove(const io::bellperson::Params& params, const Assignment& w, const Fr& r, const Fr& s,

@@ -61,5 +61,26 @@ TEST(BellpersonGpu, ResidentAndStreamedKeysServeManyProofsWithTheCpuBytes) {
             groth16::gpu::Plan::kStreamed);
 }
 
+// a, b and c pre-staged on the device (one buffer, one after the other, as the engine uploads them ahead):
+// the prover takes the buffer over, frees it, and gives the CPU's bytes.
+TEST(BellpersonGpu, PrestagedAbcGiveTheSameProofAndAreFreed) {
+  CUZK_REQUIRE_GPU();
+  const auto g = r1cs::porep_like<Fr>(12, ff::random_nonzero_os<Fr>().to_int().v[0], 1);
+  const auto params = setup(g.system, random_toxic_waste<Curve>());
+  const auto w = synthesize(g.system, g.witnesses[0]);
+  cuda::Stream stream;
+  const gpu::ResidentKey key(params, stream.get());
+  const std::size_t n = w.a.size();
+  cuda::DeviceBuffer<Fr> abc(3 * n);
+  abc.upload(w.a.data(), n, stream.get(), 0);
+  abc.upload(w.b.data(), n, stream.get(), n);
+  abc.upload(w.c.data(), n, stream.get(), 2 * n);
+  const Fr r = ff::random_nonzero_os<Fr>(), s = ff::random_nonzero_os<Fr>();
+  EXPECT_EQ(gpu::prove(params, key, w, r, s, stream.get(), nullptr, &abc), prove(params, w, r, s));
+  EXPECT_EQ(abc.size(), 0u) << "the pre-staged buffer was not taken over";
+  cuda::DeviceBuffer<Fr> wrong(3 * n - 1);
+  EXPECT_THROW(gpu::prove(params, key, w, r, s, stream.get(), nullptr, &wrong), Error);
+}
+
 }  // namespace
 }  // namespace cuzk::groth16::bellperson

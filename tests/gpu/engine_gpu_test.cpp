@@ -137,7 +137,11 @@ TEST(EngineGpu, BellpersonPartitionsProveOnTheGpu) {
     EXPECT_TRUE(bp::verify(params.vk, io::public_from_json<Bls12_381>(p.public_json, "public"), proof).valid);
   }
   EXPECT_EQ(uploads, 1u);
-  const auto status = e.status();
+  auto status = e.status();
+  // Every partition after the first had its a, b, c pre-staged (one worker: the upload ran between
+  // partitions); the first is not, as its need on the device was not known yet.
+  EXPECT_EQ(status.partitions_by_prestage["ok"], 9u);
+  EXPECT_EQ(status.partitions_by_prestage["fallback"], 1u);
   EXPECT_EQ(status.devices.at(0).resident_circuits, std::vector<std::string>{"porep"});
   e.shutdown(true);
   EXPECT_GE(e.status().faults.self_check, 2u);
