@@ -179,6 +179,23 @@ std::unique_ptr<Prestaged<Fr>> prestage(cuda::PinnedPool& pool, StagingArea& are
   std::size_t count = 0;
   for (const auto& part : parts) count += part.size();
   const std::size_t bytes = count * sizeof(Fr);
+  // Whether the device can take it now (with the area's lock held): asked before the copy into pinned
+  // memory (gigabytes at PoRep scale, wasted when the answer is no) and again after it.
+  auto admitted = [&] {
+    const auto own = area.proof_need.find(circuit_id);
+    if (own == area.proof_need.end()) return false;
+    std::size_t need = own->second;
+    if (const auto current = area.proof_need.find(area.circuit); current != area.proof_need.end())
+      need = std::max(need, current->second);
+    const std::size_t capacity = cuda::vram_usage(ordinal).in_use + cuda::vram_available();
+    return area.floor + need + area.staged_bytes + bytes <= capacity;
+  };
+  try {
+    std::lock_guard lock(area.mutex);
+    if (!admitted()) return nullptr;
+  } catch (const cuda::CudaError&) {  // free memory not known: a context in trouble, the region recovers
+    return nullptr;
+  }
   auto lease = pool.lease(bytes);
   if (!lease) return nullptr;
   std::size_t at = 0;
@@ -193,13 +210,7 @@ std::unique_ptr<Prestaged<Fr>> prestage(cuda::PinnedPool& pool, StagingArea& are
   std::unique_ptr<Prestaged<Fr>> p;
   try {
     std::lock_guard lock(area.mutex);
-    const auto own = area.proof_need.find(circuit_id);
-    if (own == area.proof_need.end()) return nullptr;
-    std::size_t need = own->second;
-    if (const auto current = area.proof_need.find(area.circuit); current != area.proof_need.end())
-      need = std::max(need, current->second);
-    const std::size_t capacity = cuda::vram_usage(ordinal).in_use + cuda::vram_available();
-    if (area.floor + need + area.staged_bytes + bytes > capacity) return nullptr;
+    if (!admitted()) return nullptr;  // the other workers' proofs and stagings moved on meanwhile
     p = std::make_unique<Prestaged<Fr>>(area, generation);
     p->stage(std::move(lease), count, copy.get());
     return p;
