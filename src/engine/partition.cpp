@@ -526,7 +526,7 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
        << " plan=" << (r.plan.empty() ? "none" : r.plan) << " attempts=" << r.attempts
        << " prestage_setup=" << prestage << " queue_ms=" << r.queue_ms
        << " load_witness_ms=" << stage_sum(r.stages, {"load_witness"})
-       << " abc_ms=" << stage_sum(r.stages, {"abc"})
+       << " abc_ms=" << stage_sum(r.stages, {"abc", "witness"})
        << " ntt_msm_h_ms=" << stage_sum(r.stages, {"h", "msm_h"})
        << " batch_add_ms=" << r.stages.detail("batch_add") << " tail_msm_ms=" << r.stages.detail("tail_msm")
        << " split_msm_ms="

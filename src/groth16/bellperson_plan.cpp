@@ -1,6 +1,7 @@
 #include "groth16/bellperson_plan.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "groth16/bellperson.hpp"
 
@@ -17,7 +18,14 @@ gpu::Footprint gpu_footprint(const io::bellperson::Params& params) {
   const std::size_t plain = sizeof(Fr);  // a plain scalar has the size of a Montgomery one
   const std::size_t h_stage = 3 * m * sizeof(Fr) + m * plain;
   const std::size_t msm_stage = m * plain + std::max({n.l, n.a, n.b}) * plain;
-  f.proof = std::max(h_stage, msm_stage) + gpu::msm_workspace(std::max(m, n.l));
+  // With resident points the witness-side MSMs take the split form: [inputs, aux] and the A and B queries
+  // gathered from it on the device, each classified (two 4-byte positions per value, and per value being
+  // classified two flag bytes beside the one of the gather).
+  const std::size_t inputs = params.vk.ic.size(), queries = n.a + n.b;
+  const std::size_t split_stage = (inputs + n.l + queries) * plain +
+                                  (queries + n.l) * 2 * sizeof(std::uint32_t) +
+                                  3 * std::max(inputs + n.l, n.a);
+  f.proof = std::max({h_stage, msm_stage, split_stage}) + gpu::msm_workspace(std::max(m, n.l));
   return f;
 }
 

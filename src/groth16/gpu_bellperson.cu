@@ -9,6 +9,7 @@
 #include "cuda/vram.hpp"
 #include "groth16/bellperson_plan.hpp"
 #include "groth16/gpu_bellperson.hpp"
+#include "groth16/gpu_split_msm.cuh"
 #include "groth16/prover.hpp"
 #include "msm/gpu.hpp"
 #include "msm/plain_scalars.hpp"
@@ -75,6 +76,81 @@ ec::Jacobian<Cfg> msm(const cuda::DeviceBuffer<ec::Affine<Cfg>>* resident,
   if (scalars.empty()) return ec::Jacobian<Cfg>::infinity();
   const auto d_scalars = on_device(msm::plain_scalars(scalars.data(), scalars.size()), stream);
   return msm<Cfg>(resident, host, d_scalars.data(), scalars.size(), stream);
+}
+
+// flags[i]: whether value i of [inputs, aux] is in a query. Inputs by `head` (every input when null), aux
+// values by `aux` (density bit words, as bellperson's DensityTracker keeps them).
+__global__ void query_flags_kernel(std::size_t n_in, const std::uint64_t* head, std::size_t n_aux,
+                                   const std::uint64_t* aux, std::uint8_t* flags) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i >= n_in + n_aux) return;
+  const std::uint64_t* words = i < n_in ? head : aux;
+  const std::size_t bit = i < n_in ? i : i - n_in;
+  flags[i] = words ? static_cast<std::uint8_t>((words[bit / 64] >> (bit % 64)) & 1) : 1;
+}
+
+// A query's scalars (Montgomery), gathered on the device from d_w = [inputs, aux] in the order of the key's
+// points: the device form of a_query_scalars / b_query_scalars.
+cuda::DeviceBuffer<Fr> select_query(const Fr* d_w, std::size_t n_in, const Density* head, std::size_t n_aux,
+                                    const Density& aux, std::size_t expected, cudaStream_t stream) {
+  const std::size_t count = n_in + n_aux;
+  cuda::DeviceBuffer<Fr> out(expected);
+  if (count == 0 || expected == 0) return out;
+  cuda::DeviceBuffer<std::uint64_t> d_head;
+  if (head) d_head = on_device(head->words, stream);
+  const auto d_aux = on_device(aux.words, stream);
+  cuda::DeviceBuffer<std::uint8_t> flags(count);
+  query_flags_kernel<<<blocks_for(count), kThreads, 0, stream>>>(n_in, head ? d_head.data() : nullptr, n_aux,
+                                                                 d_aux.data(), flags.data());
+  cuda::check_last_launch("bellperson query_flags_kernel");
+  cuda::DeviceBuffer<std::uint64_t> selected(1);
+  std::size_t temp_bytes = 0;
+  CUZK_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, d_w, flags.data(), out.data(),
+                                             selected.data(), count, stream));
+  cuda::DeviceBuffer<unsigned char> temp(temp_bytes);
+  CUZK_CUDA_CHECK(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, d_w, flags.data(), out.data(),
+                                             selected.data(), count, stream));
+  std::uint64_t n = 0;
+  selected.download(&n, 1, stream);
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  // check() compared the densities' popcounts with the key's lengths, so this is a bug if it fires.
+  if (n != expected)
+    throw Error("a query selected " + std::to_string(n) + " values for " + std::to_string(expected) +
+                " points");
+  return out;
+}
+
+// The scalars of the witness-side MSMs, on the device and classified for the split form (zeros skipped,
+// ones batch-added): the A and B queries gathered from [inputs, aux], and the aux values (L).
+struct WitnessScalars {
+  cuda::DeviceBuffer<Fr> w, a, b;  // plain integers once classified
+  groth16::gpu::WitnessClasses a_classes, b_classes, aux_classes;
+  std::size_t n_in = 0;
+  const ff::BigInt<4>* aux() const { return reinterpret_cast<const ff::BigInt<4>*>(w.data() + n_in); }
+  const ff::BigInt<4>* plain(const cuda::DeviceBuffer<Fr>& v) const {
+    return reinterpret_cast<const ff::BigInt<4>*>(v.data());
+  }
+};
+
+WitnessScalars classify_witness(const io::bellperson::Params& p, const Assignment& w, cudaStream_t stream,
+                                StageTimings* timings) {
+  WitnessScalars s;
+  s.n_in = w.inputs.size();
+  {
+    StageTimer t(timings, "witness");
+    s.w = cuda::DeviceBuffer<Fr>(w.inputs.size() + w.aux.size());
+    s.w.upload(w.inputs.data(), w.inputs.size(), stream);
+    s.w.upload(w.aux.data(), w.aux.size(), stream, w.inputs.size());
+  }
+  StageTimer t(timings, "classify");
+  s.a = select_query(s.w.data(), s.n_in, nullptr, w.aux.size(), w.a_aux, p.a.size(), stream);
+  s.b = select_query(s.w.data(), s.n_in, &w.b_inputs, w.aux.size(), w.b_aux, p.b_g1.size(), stream);
+  s.a_classes = groth16::gpu::classify(s.a.data(), s.a.size(), stream);
+  s.b_classes = groth16::gpu::classify(s.b.data(), s.b.size(), stream);
+  s.aux_classes = groth16::gpu::classify(s.w.data() + s.n_in, w.aux.size(), stream);
+  for (auto* v : {&s.w, &s.a, &s.b}) groth16::gpu::to_plain_in_place(v->data(), v->size(), stream);
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return s;
 }
 
 }  // namespace
@@ -152,13 +228,13 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   const auto* pts = k.points ? &*k.points : nullptr;
   const std::size_t m = p.h.size() + 1;
   cuda::DeviceBuffer<ff::BigInt<4>> d_h;
+  cuda::DeviceBuffer<Fr> d_abc(3 * m);
   {
-    StageTimer t(timings, "h");
+    StageTimer t(timings, "abc");
     // a, b, c (pre-staged, or uploaded as the assignment holds them) scattered to snarkjs's positions on the
     // device (at PoRep scale a host-side permutation was a 12.9 GB buffer and a serial pass, in the GPU
     // region).
     const std::size_t j = snarkjs_position_step(m);
-    cuda::DeviceBuffer<Fr> d_abc(3 * m);
     d_abc.memset_async(0, stream);
     const std::size_t n = w.a.size();  // check() saw b and c of the same size
     auto scatter = [&](const Fr* values, unsigned at) {
@@ -178,6 +254,9 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
       }
       CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
+  }
+  {
+    StageTimer t(timings, "h");
     d_h = cuda::DeviceBuffer<ff::BigInt<4>>(m);  // after the staging buffer: the H stage's peak stays 4m
     ntt::gpu::to_odd_coset(d_abc.data(), 3, k.tables, stream);
     const Fr z_inv = (-Fr::from_u64(2)).inverse();
@@ -187,8 +266,9 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     uncoset_plain_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_abc.data(), k.tables.omega2n_powers(), m,
                                                                  d_h.data());
     cuda::check_last_launch("bellperson uncoset_plain_kernel");
-    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // abc dies here
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
+  d_abc.reset();
   cuda::maybe_inject_sticky_fault(stream);  // tests: poison the context here, as a faulting MSM would
   MsmResults<Curve> res;
   {
@@ -196,22 +276,44 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     res.c = msm<G1>(pts ? &pts->h : nullptr, p.h, d_h.data(), m - 1, stream);
   }
   d_h.reset();
-  {
-    StageTimer t(timings, "msm_c");  // L over the aux assignment: the C query's private part
-    res.c += msm<G1>(pts ? &pts->l : nullptr, p.l, w.aux, stream);
-  }
-  {
-    StageTimer t(timings, "msm_a");
-    res.a = msm<G1>(pts ? &pts->a : nullptr, p.a, a_query_scalars(w), stream);
-  }
-  const auto b = b_query_scalars(w);
-  {
-    StageTimer t(timings, "msm_b1");
-    res.b1 = msm<G1>(pts ? &pts->b_g1 : nullptr, p.b_g1, b, stream);
-  }
-  {
-    StageTimer t(timings, "msm_b2");
-    res.b2 = msm<G2>(pts ? &pts->b_g2 : nullptr, p.b_g2, b, stream);
+  if (pts) {
+    // Resident points: the witness-side MSMs take the split form, on scalars gathered on the device.
+    const WitnessScalars ws = classify_witness(p, w, stream, timings);
+    {
+      StageTimer t(timings, "msm_a");
+      res.a = groth16::gpu::split_msm<G1>(pts->a.data(), ws.plain(ws.a), ws.a_classes, stream, timings);
+    }
+    {
+      StageTimer t(timings, "msm_b1");
+      res.b1 = groth16::gpu::split_msm<G1>(pts->b_g1.data(), ws.plain(ws.b), ws.b_classes, stream, timings);
+    }
+    {
+      StageTimer t(timings, "msm_b2");
+      res.b2 = groth16::gpu::split_msm<G2>(pts->b_g2.data(), ws.plain(ws.b), ws.b_classes, stream, timings);
+    }
+    {
+      StageTimer t(timings, "msm_c");  // L over the aux assignment: the C query's private part
+      res.c += groth16::gpu::split_msm<G1>(pts->l.data(), ws.aux(), ws.aux_classes, stream, timings);
+    }
+  } else {
+    // Streamed points: dense MSMs over every scalar (zero digits are skipped anyway).
+    {
+      StageTimer t(timings, "msm_c");
+      res.c += msm<G1>(nullptr, p.l, w.aux, stream);
+    }
+    {
+      StageTimer t(timings, "msm_a");
+      res.a = msm<G1>(nullptr, p.a, a_query_scalars(w), stream);
+    }
+    const auto b = b_query_scalars(w);
+    {
+      StageTimer t(timings, "msm_b1");
+      res.b1 = msm<G1>(nullptr, p.b_g1, b, stream);
+    }
+    {
+      StageTimer t(timings, "msm_b2");
+      res.b2 = msm<G2>(nullptr, p.b_g2, b, stream);
+    }
   }
   if (p.vk.delta1.is_infinity() || p.vk.delta2.is_infinity())
     throw Error("the key's δ is the identity (UnexpectedIdentity)");

@@ -1,8 +1,4 @@
-#include <thrust/iterator/counting_iterator.h>
-
-#include <chrono>
 #include <cstdint>
-#include <cub/device/device_select.cuh>
 #include <optional>
 #include <span>
 
@@ -16,6 +12,7 @@
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
 #include "groth16/gpu_prover.hpp"
+#include "groth16/gpu_split_msm.cuh"
 #include "groth16/prover.hpp"
 #include "msm/gpu.hpp"
 #include "ntt/gpu.hpp"
@@ -165,13 +162,6 @@ __global__ void abc_kernel(const std::uint32_t* start, std::size_t n, const std:
   c[row] = sa * sb;
 }
 
-// Montgomery form → plain integers (the MSM scalar form).
-template <class Fr>
-__global__ void to_plain_kernel(const Fr* in, ff::BigInt<Fr::N>* out, std::size_t n) {
-  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (i < n) out[i] = in[i].to_int();
-}
-
 // h[i] = a[i]·b[i] - c[i], written as a plain integer (MSM scalar form) in place of a[i].
 template <class Fr>
 __global__ void h_kernel(Fr* a, const Fr* b, const Fr* c, std::size_t n) {
@@ -240,68 +230,6 @@ void abc_streamed(const HostRows<Fr>& h, const std::uint32_t* d_start, std::size
   }
   // The chunk buffers and the copy stream go when this returns: wait for the kernels that read them.
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
-}
-
-// Positions of the witness values equal to one and of the other non-zero values (the split MSMs'
-// classification, done once per proof on the device), for the signals [from, n) renumbered from 0.
-struct WitnessClasses {
-  cuda::DeviceBuffer<std::uint32_t> ones, others;
-  std::size_t n_ones = 0, n_others = 0;
-};
-
-template <class Fr>
-__global__ void flag_kernel(const Fr* w, std::size_t count, std::uint8_t* is_one, std::uint8_t* is_other) {
-  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (i >= count) return;
-  const Fr x = w[i];
-  const bool one = x.is_one();
-  is_one[i] = one;
-  is_other[i] = !one && !x.is_zero();
-}
-
-template <class Fr>
-WitnessClasses classify(const Fr* d_w, std::size_t count, cudaStream_t stream) {
-  WitnessClasses out{cuda::DeviceBuffer<std::uint32_t>(count), cuda::DeviceBuffer<std::uint32_t>(count)};
-  if (count == 0) return out;
-  cuda::DeviceBuffer<std::uint8_t> is_one(count), is_other(count);
-  flag_kernel<Fr><<<blocks_for(count), kThreads, 0, stream>>>(d_w, count, is_one.data(), is_other.data());
-  cuda::check_last_launch("groth16 flag_kernel");
-  const thrust::counting_iterator<std::uint32_t> positions(0);
-  cuda::DeviceBuffer<std::uint32_t> selected(2);
-  std::size_t temp_bytes = 0;
-  CUZK_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, positions, is_one.data(), out.ones.data(),
-                                             selected.data(), count, stream));
-  cuda::DeviceBuffer<unsigned char> temp(temp_bytes);
-  CUZK_CUDA_CHECK(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, positions, is_one.data(),
-                                             out.ones.data(), selected.data(), count, stream));
-  CUZK_CUDA_CHECK(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, positions, is_other.data(),
-                                             out.others.data(), selected.data() + 1, count, stream));
-  std::uint32_t n[2];
-  selected.download(n, 2, stream);
-  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
-  out.n_ones = n[0];
-  out.n_others = n[1];
-  return out;
-}
-
-// Σ k_i·P_i over a witness-shaped vector: batch-add the ones, Pippenger the rest.
-template <class Cfg, std::size_t N>
-ec::Jacobian<Cfg> split_msm(const ec::Affine<Cfg>* d_points, const ff::BigInt<N>* d_scalars,
-                            const WitnessClasses& classes, cudaStream_t stream, StageTimings* timings) {
-  // Both calls return after their stream work (the results come back to the host), so wall time is GPU time.
-  const auto t0 = std::chrono::steady_clock::now();
-  ec::Jacobian<Cfg> acc = ec::Jacobian<Cfg>::infinity();
-  if (classes.n_ones > 0)
-    acc += msm::gpu::batch_add<Cfg>(d_points, classes.n_ones, stream, classes.ones.data());
-  const auto t1 = std::chrono::steady_clock::now();
-  if (classes.n_others > 0)
-    acc += msm::gpu::pippenger<Cfg, N>(d_points, d_scalars, classes.n_others, stream, classes.others.data());
-  if (timings) {
-    const auto t2 = std::chrono::steady_clock::now();
-    timings->add_detail("batch_add", std::chrono::duration<double, std::milli>(t1 - t0).count());
-    timings->add_detail("tail_msm", std::chrono::duration<double, std::milli>(t2 - t1).count());
-  }
-  return acc;
 }
 
 }  // namespace

@@ -122,6 +122,9 @@ TEST(GpuPlan, BellpersonKeysAreResidentOrStreamed) {
                               sizeof(io::bellperson::G1) +
                           params.b_g2.size() * sizeof(io::bellperson::G2));
   EXPECT_GE(f.proof, 4 * m * sizeof(bp::Fr));  // a, b, c and the quotient, at the H stage
+  // The split MSMs' scalars: [inputs, aux] and the A and B queries gathered from it.
+  EXPECT_GE(f.proof,
+            (params.vk.ic.size() + params.l.size() + params.a.size() + params.b_g1.size()) * sizeof(bp::Fr));
   EXPECT_EQ(f.need(Plan::kStreamed), f.need(Plan::kLean));
   EXPECT_EQ(choose_plan(f, f.need(Plan::kResident)), Plan::kResident);
   EXPECT_EQ(choose_plan(f, f.need(Plan::kResident) - 1), Plan::kStreamed);

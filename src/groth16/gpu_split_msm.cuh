@@ -1,0 +1,111 @@
+// The split MSM over a witness-shaped scalar vector, on the GPU, shared by the snarkjs and bellperson
+// provers: most PoRep values are bits, so zeros are skipped, ones are batch-added, and only the rest go
+// through Pippenger. The classification runs once per scalar vector on the device (flags, then CUB's select);
+// the scalars are classified in Montgomery form and handed to the MSMs plain.
+#pragma once
+
+#include <thrust/iterator/counting_iterator.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cub/device/device_select.cuh>
+
+#include "cuda/device_buffer.hpp"
+#include "cuda/error.hpp"
+#include "groth16/timings.hpp"
+#include "msm/gpu.hpp"
+
+namespace cuzk::groth16::gpu {
+
+namespace split_detail {
+constexpr unsigned kThreads = 256;
+inline unsigned blocks_for(std::size_t n) {
+  return static_cast<unsigned>((n + kThreads - 1) / kThreads);
+}
+}  // namespace split_detail
+
+// Montgomery form → plain integers (the MSM scalar form); `in` and `out` may be the same array (each thread
+// reads its value before writing it back).
+template <class Fr>
+__global__ void to_plain_kernel(const Fr* in, ff::BigInt<Fr::N>* out, std::size_t n) {
+  static_assert(sizeof(ff::BigInt<Fr::N>) == sizeof(Fr));
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < n) out[i] = in[i].to_int();
+}
+
+// Converts a device vector of Montgomery values to plain integers where it lies.
+template <class Fr>
+ff::BigInt<Fr::N>* to_plain_in_place(Fr* d_values, std::size_t n, cudaStream_t stream) {
+  auto* plain = reinterpret_cast<ff::BigInt<Fr::N>*>(d_values);
+  if (n == 0) return plain;
+  to_plain_kernel<Fr><<<split_detail::blocks_for(n), split_detail::kThreads, 0, stream>>>(d_values, plain, n);
+  cuda::check_last_launch("groth16 to_plain_kernel");
+  return plain;
+}
+
+// Positions of the values equal to one and of the other non-zero values, in a vector of `count` values.
+struct WitnessClasses {
+  cuda::DeviceBuffer<std::uint32_t> ones, others;
+  std::size_t n_ones = 0, n_others = 0;
+};
+
+template <class Fr>
+__global__ void flag_classes_kernel(const Fr* w, std::size_t count, std::uint8_t* is_one,
+                                    std::uint8_t* is_other) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i >= count) return;
+  const Fr x = w[i];
+  const bool one = x.is_one();
+  is_one[i] = one;
+  is_other[i] = !one && !x.is_zero();
+}
+
+// `d_w` in Montgomery form. Waits for the stream: the counts size the MSMs.
+template <class Fr>
+WitnessClasses classify(const Fr* d_w, std::size_t count, cudaStream_t stream) {
+  WitnessClasses out{cuda::DeviceBuffer<std::uint32_t>(count), cuda::DeviceBuffer<std::uint32_t>(count)};
+  if (count == 0) return out;
+  cuda::DeviceBuffer<std::uint8_t> is_one(count), is_other(count);
+  flag_classes_kernel<Fr><<<split_detail::blocks_for(count), split_detail::kThreads, 0, stream>>>(
+      d_w, count, is_one.data(), is_other.data());
+  cuda::check_last_launch("groth16 flag_classes_kernel");
+  const thrust::counting_iterator<std::uint32_t> positions(0);
+  cuda::DeviceBuffer<std::uint32_t> selected(2);
+  std::size_t temp_bytes = 0;
+  CUZK_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, positions, is_one.data(), out.ones.data(),
+                                             selected.data(), count, stream));
+  cuda::DeviceBuffer<unsigned char> temp(temp_bytes);
+  CUZK_CUDA_CHECK(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, positions, is_one.data(),
+                                             out.ones.data(), selected.data(), count, stream));
+  CUZK_CUDA_CHECK(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, positions, is_other.data(),
+                                             out.others.data(), selected.data() + 1, count, stream));
+  std::uint32_t n[2];
+  selected.download(n, 2, stream);
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  out.n_ones = n[0];
+  out.n_others = n[1];
+  return out;
+}
+
+// Σ k_i·P_i over a witness-shaped vector: batch-add the ones, Pippenger the rest. Adds the two parts' times
+// to `timings` as the details batch_add and tail_msm.
+template <class Cfg, std::size_t N>
+ec::Jacobian<Cfg> split_msm(const ec::Affine<Cfg>* d_points, const ff::BigInt<N>* d_scalars,
+                            const WitnessClasses& classes, cudaStream_t stream, StageTimings* timings) {
+  // Both calls return after their stream work (the results come back to the host), so wall time is GPU time.
+  const auto t0 = std::chrono::steady_clock::now();
+  ec::Jacobian<Cfg> acc = ec::Jacobian<Cfg>::infinity();
+  if (classes.n_ones > 0)
+    acc += msm::gpu::batch_add<Cfg>(d_points, classes.n_ones, stream, classes.ones.data());
+  const auto t1 = std::chrono::steady_clock::now();
+  if (classes.n_others > 0)
+    acc += msm::gpu::pippenger<Cfg, N>(d_points, d_scalars, classes.n_others, stream, classes.others.data());
+  if (timings) {
+    const auto t2 = std::chrono::steady_clock::now();
+    timings->add_detail("batch_add", std::chrono::duration<double, std::milli>(t1 - t0).count());
+    timings->add_detail("tail_msm", std::chrono::duration<double, std::milli>(t2 - t1).count());
+  }
+  return acc;
+}
+
+}  // namespace cuzk::groth16::gpu
