@@ -1,6 +1,6 @@
 // The C ABI from C++: proofs equal the library's for fixed r and s and verify; many threads prove with one
-// engine and one key at once; every misuse is a status and a message, never an abort, and a failed call
-// writes no proof.
+// engine and one key at once; every misuse is a status and a message, never an abort, a failed call writes no
+// proof, and a call's errors come in partition order although the next partition is read in ahead.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -156,6 +156,17 @@ TEST(CApi, MisuseIsAStatusAndAMessage) {
   expect(cuzk_prove(s.engine, s.params, views.data(), 2, nullptr, nullptr, proofs.data(), &error),
          CUZK_ERR_UNSATISFIED, "partition 1");
   EXPECT_TRUE(std::all_of(proofs.begin(), proofs.end(), [](std::uint8_t b) { return b == 0xAB; }));
+  // Partition k + 1 is read in while partition k proves, yet errors come in partition order: partition 1's
+  // unsatisfied assignment is reported, not partition 2's malformed bitmap (read by then).
+  const std::vector<cuzk_assignment> three = {view, abi(bad), wrong_popcount};
+  std::vector<std::uint8_t> three_proofs(3 * 192, 0xAB);
+  expect(cuzk_prove(s.engine, s.params, three.data(), 3, nullptr, nullptr, three_proofs.data(), &error),
+         CUZK_ERR_UNSATISFIED, "partition 1");
+  const std::vector<cuzk_assignment> last_bad = {view, view, wrong_popcount};
+  expect(cuzk_prove(s.engine, s.params, last_bad.data(), 3, nullptr, nullptr, three_proofs.data(), &error),
+         CUZK_ERR_INVALID_ARGUMENT, "partition 2: b_aux: popcount");
+  EXPECT_TRUE(
+      std::all_of(three_proofs.begin(), three_proofs.end(), [](std::uint8_t b) { return b == 0xAB; }));
   // A proof that is not a point: a format error.
   const std::vector<bp::Fr> pub(f.parts[0].inputs.begin() + 1, f.parts[0].inputs.end());
   std::vector<std::uint8_t> junk(192, 0x17);
