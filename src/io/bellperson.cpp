@@ -1,5 +1,7 @@
 #include "io/bellperson.hpp"
 
+#include <tbb/parallel_invoke.h>
+
 #include <fstream>
 
 #include "io/error.hpp"
@@ -35,7 +37,17 @@ class Reader {
   std::vector<P> points(const char* what, std::size_t count, bool check_subgroup, bool allow_infinity) {
     const std::size_t size = need_points<P>(what, count);
     std::vector<P> out(count);
-    const std::uint8_t* base = bytes_.data() + pos_;
+    decode_at(out, what, pos_, check_subgroup, allow_infinity);
+    pos_ += count * size;
+    return out;
+  }
+
+  // out.size() points of one vector from offset `at` (checked by need_points when it was stepped over).
+  template <class P>
+  void decode_at(std::vector<P>& out, const char* what, std::size_t at, bool check_subgroup,
+                 bool allow_infinity) const {
+    constexpr std::size_t size = std::is_same_v<P, G1> ? kG1 : kG2;
+    const std::uint8_t* base = bytes_.data() + at;
     auto decode = [&](std::size_t i) {
       const std::span<const std::uint8_t> rec(base + i * size, size);
       PointStatus s;
@@ -46,15 +58,13 @@ class Reader {
       return s == PointStatus::ok && !allow_infinity && out[i].is_infinity() ? PointStatus::bad_infinity : s;
     };
     if (const std::size_t i = decode_parallel(
-            count, [&](std::size_t k) { return decode(k) == PointStatus::ok; }, 1024);
-        i < count) {
+            out.size(), [&](std::size_t k) { return decode(k) == PointStatus::ok; }, 1024);
+        i < out.size()) {
       const PointStatus s = decode(i);  // again, for what was wrong with it
       const bool inf = s == PointStatus::bad_infinity;
-      fail(std::string(what) + "[" + std::to_string(i) + "] at offset " + std::to_string(pos_ + i * size) +
+      fail(std::string(what) + "[" + std::to_string(i) + "] at offset " + std::to_string(at + i * size) +
            ": " + (inf ? "the point at infinity is not allowed here" : describe(s)));
     }
-    pos_ += count * size;
-    return out;
   }
 
   // Steps over `count` points of one vector without decoding them (a verifying-only read); a file too short
@@ -77,6 +87,7 @@ class Reader {
   }
 
   std::size_t remaining() const { return bytes_.size() - pos_; }
+  std::size_t position() const { return pos_; }
   [[noreturn]] void fail(const std::string& what) const { throw FormatError(path_, what); }
 
  private:
@@ -146,29 +157,44 @@ Params read_params(const std::string& path, bool check_subgroup, bool verifying_
   Reader r(path);
   Params p;
   p.vk = read_vk_part(r);
+  // The counts are read and the points stepped over first: the file's shape is checked before anything is
+  // decoded, and every vector's place is known.
   Params::Lengths n;
-  // Each vector decoded, or (verifying_only) stepped over with its length kept.
-  auto vector = [&]<class P>(std::vector<P>& out, const char* what, std::size_t count) {
-    if (verifying_only)
-      r.skip<P>(what, count);
-    else
-      out = r.points<P>(what, count, check_subgroup, false);
-    return count;
-  };
+  std::size_t at[5] = {};
   const std::uint32_t h = r.u32("h_len");
   if (((std::uint64_t(h) + 1) & std::uint64_t(h)) != 0)
     r.fail("h_len " + std::to_string(h) + " is not 2^k − 1 (the FFT domain minus one)");
-  n.h = vector(p.h, "h", h);
-  n.l = vector(p.l, "l", r.u32("l_len"));
-  n.a = vector(p.a, "a", r.u32("a_len"));
+  at[0] = r.position();
+  n.h = r.skip<G1>("h", h);
+  const std::uint32_t l = r.u32("l_len");
+  at[1] = r.position();
+  n.l = r.skip<G1>("l", l);
+  const std::uint32_t a = r.u32("a_len");
+  at[2] = r.position();
+  n.a = r.skip<G1>("a", a);
   if (n.a < p.vk.ic.size())
     r.fail("a has " + std::to_string(n.a) + " points, fewer than the " + std::to_string(p.vk.ic.size()) +
            " inputs it starts with");
-  n.b = vector(p.b_g1, "b_g1", r.u32("b_g1_len"));
+  const std::uint32_t b1 = r.u32("b_g1_len");
+  at[3] = r.position();
+  n.b = r.skip<G1>("b_g1", b1);
   const std::uint32_t b2 = r.u32("b_g2_len");
   if (b2 != n.b) r.fail("b_g2_len " + std::to_string(b2) + " differs from b_g1_len " + std::to_string(n.b));
-  vector(p.b_g2, "b_g2", b2);
-  if (verifying_only) p.lengths_only = n;
+  at[4] = r.position();
+  r.skip<G2>("b_g2", b2);
+  if (verifying_only) {
+    p.lengths_only = n;
+    return p;
+  }
+  // Sizing a vector zeroes it on one core; the five at once (47 GB at 32 GiB PoRep, where zeroing them one
+  // after another would take longer than decoding them on every core).
+  tbb::parallel_invoke([&] { p.h.resize(n.h); }, [&] { p.l.resize(n.l); }, [&] { p.a.resize(n.a); },
+                       [&] { p.b_g1.resize(n.b); }, [&] { p.b_g2.resize(n.b); });
+  r.decode_at(p.h, "h", at[0], check_subgroup, false);
+  r.decode_at(p.l, "l", at[1], check_subgroup, false);
+  r.decode_at(p.a, "a", at[2], check_subgroup, false);
+  r.decode_at(p.b_g1, "b_g1", at[3], check_subgroup, false);
+  r.decode_at(p.b_g2, "b_g2", at[4], check_subgroup, false);
   return p;
 }
 
