@@ -82,7 +82,9 @@ void cuzk_params_free(cuzk_params* params);
 
 /* Proves `count` partitions; proofs_out receives 192 * count bytes in partition order. r and s: `count`
  * blinding factors each (Montgomery form, non-zero), or NULL for fresh random ones. Nothing is written to
- * proofs_out unless every partition proved and verified. */
+ * proofs_out unless every partition proved and verified. The partitions' arrays are read, not kept: each is
+ * copied in while the partition before it proves, so they must stay valid (and unchanged) until the call
+ * returns; an error names the first failing partition in order. */
 cuzk_status cuzk_prove(cuzk_engine* engine, const cuzk_params* params, const cuzk_assignment* partitions,
                        size_t count, const cuzk_fr* r, const cuzk_fr* s, uint8_t* proofs_out, char** error);
 

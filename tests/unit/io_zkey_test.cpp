@@ -189,6 +189,19 @@ TYPED_TEST(IoCurveTest, ZkeyStructuralErrors) {
   EXPECT_FORMAT_ERROR(read(), "coefficient 0: signal 4 ≥ nVars 4");
   with([&](Bytes& b) { std::memset(b.data() + coef0 + 12, 0xff, 32); });
   EXPECT_FORMAT_ERROR(read(), "coefficient 0: value is not reduced (≥ r)");
+  // Records are decoded in parallel: of two bad ones the first is named, at its field's offset.
+  {
+    std::uint32_t count = 0;
+    std::memcpy(&count, good.data() + secs.at(4).offset, 4);
+    ASSERT_GE(count, 3u);
+    const std::size_t second = coef0 + 44 * 1, last = coef0 + 44 * (count - 1);
+    with([&](Bytes& b) {
+      put_u32(b, last, 7);           // matrix 7
+      put_u32(b, second + 8, 1000);  // signal 1000
+    });
+    EXPECT_FORMAT_ERROR(read(),
+                        "at offset " + std::to_string(second + 8) + ": coefficient 1: signal 1000 ≥ nVars");
+  }
   with([&](Bytes& b) { put_u32(b, secs.at(4).offset, 0xffffffffu); });
   EXPECT_FORMAT_ERROR(read(), "4 + nCoefs 4294967295 × 44");
 
