@@ -67,12 +67,13 @@ class Reader {
     }
   }
 
-  // Steps over `count` points of one vector without decoding them (a verifying-only read); a file too short
-  // for them is still an error.
+  // Steps over `count` points of one vector without decoding them; returns where they start. A file too
+  // short for them is still an error.
   template <class P>
   std::size_t skip(const char* what, std::size_t count) {
+    const std::size_t at = pos_;
     pos_ += count * need_points<P>(what, count);
-    return count;
+    return at;
   }
 
   // Fails unless `count` points of type P remain; returns the size of one.
@@ -160,28 +161,22 @@ Params read_params(const std::string& path, bool check_subgroup, bool verifying_
   // The counts are read and the points stepped over first: the file's shape is checked before anything is
   // decoded, and every vector's place is known.
   Params::Lengths n;
-  std::size_t at[5] = {};
-  const std::uint32_t h = r.u32("h_len");
-  if (((std::uint64_t(h) + 1) & std::uint64_t(h)) != 0)
-    r.fail("h_len " + std::to_string(h) + " is not 2^k − 1 (the FFT domain minus one)");
-  at[0] = r.position();
-  n.h = r.skip<G1>("h", h);
-  const std::uint32_t l = r.u32("l_len");
-  at[1] = r.position();
-  n.l = r.skip<G1>("l", l);
-  const std::uint32_t a = r.u32("a_len");
-  at[2] = r.position();
-  n.a = r.skip<G1>("a", a);
+  n.h = r.u32("h_len");
+  if (((std::uint64_t(n.h) + 1) & std::uint64_t(n.h)) != 0)
+    r.fail("h_len " + std::to_string(n.h) + " is not 2^k − 1 (the FFT domain minus one)");
+  const std::size_t h_at = r.skip<G1>("h", n.h);
+  n.l = r.u32("l_len");
+  const std::size_t l_at = r.skip<G1>("l", n.l);
+  n.a = r.u32("a_len");
+  const std::size_t a_at = r.skip<G1>("a", n.a);
   if (n.a < p.vk.ic.size())
     r.fail("a has " + std::to_string(n.a) + " points, fewer than the " + std::to_string(p.vk.ic.size()) +
            " inputs it starts with");
-  const std::uint32_t b1 = r.u32("b_g1_len");
-  at[3] = r.position();
-  n.b = r.skip<G1>("b_g1", b1);
+  n.b = r.u32("b_g1_len");
+  const std::size_t b1_at = r.skip<G1>("b_g1", n.b);
   const std::uint32_t b2 = r.u32("b_g2_len");
   if (b2 != n.b) r.fail("b_g2_len " + std::to_string(b2) + " differs from b_g1_len " + std::to_string(n.b));
-  at[4] = r.position();
-  r.skip<G2>("b_g2", b2);
+  const std::size_t b2_at = r.skip<G2>("b_g2", b2);
   if (verifying_only) {
     p.lengths_only = n;
     return p;
@@ -190,11 +185,11 @@ Params read_params(const std::string& path, bool check_subgroup, bool verifying_
   // after another would take longer than decoding them on every core).
   tbb::parallel_invoke([&] { p.h.resize(n.h); }, [&] { p.l.resize(n.l); }, [&] { p.a.resize(n.a); },
                        [&] { p.b_g1.resize(n.b); }, [&] { p.b_g2.resize(n.b); });
-  r.decode_at(p.h, "h", at[0], check_subgroup, false);
-  r.decode_at(p.l, "l", at[1], check_subgroup, false);
-  r.decode_at(p.a, "a", at[2], check_subgroup, false);
-  r.decode_at(p.b_g1, "b_g1", at[3], check_subgroup, false);
-  r.decode_at(p.b_g2, "b_g2", at[4], check_subgroup, false);
+  r.decode_at(p.h, "h", h_at, check_subgroup, false);
+  r.decode_at(p.l, "l", l_at, check_subgroup, false);
+  r.decode_at(p.a, "a", a_at, check_subgroup, false);
+  r.decode_at(p.b_g1, "b_g1", b1_at, check_subgroup, false);
+  r.decode_at(p.b_g2, "b_g2", b2_at, check_subgroup, false);
   return p;
 }
 
