@@ -29,6 +29,8 @@ struct Options {
 };
 
 // Σ scalars[i]·points[i]; both arrays in device memory; scalars plain (not Montgomery), < 2^(64·N).
+// A scalar s in (r/2, r) is taken as −(r − s) (short when s is near r, as r − k witness values are), which
+// is the same sum only for points of the prime-order subgroup: every proving key's points are.
 // If `index` (device memory, `n` entries) is given, the sum runs over points[index[k]], scalars[index[k]].
 template <class C, std::size_t N>
 ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_scalars, std::size_t n,

@@ -47,16 +47,42 @@ std::size_t choose_gpu_window(std::size_t n, std::size_t scalar_bits) {
   return best;
 }
 
+// A scalar s in (r/2, r) is taken as −(r − s): r·P is the identity for points of the prime-order subgroup
+// (every key's points), and r − s is short when s is near r. PoRep witnesses hold many such values (r − k for
+// small k: 4 % of a partition's), whose digits would otherwise fill every window, all in one bucket.
+// `half_r` = (r − 1)/2; fold = false leaves every scalar as it is.
+template <std::size_t N>
+struct ScalarFold {
+  ff::BigInt<N> r, half_r;
+  bool fold = false;
+};
+
+template <class C, std::size_t N>
+ScalarFold<N> scalar_fold() {
+  ScalarFold<N> f{};
+  if constexpr (N == C::Scalar::N) {
+    f.r = C::Scalar::modulus();
+    f.half_r = ff::bigint_shr(f.r, 1);
+    f.fold = true;
+  }
+  return f;
+}
+
 // Signed digits of every scalar in the slice: pair (window·2^(c-1) + |d|-1, point | sign) or the
 // sentinel key `skip` for zero digits (sorted to the end and ignored).
 template <std::size_t N>
 __global__ void digits_kernel(const ff::BigInt<N>* scalars, const std::uint32_t* index, std::size_t begin,
-                              std::size_t count, unsigned c, unsigned w, std::uint32_t* keys,
-                              std::uint32_t* vals) {
+                              std::size_t count, unsigned c, unsigned w, ScalarFold<N> fold,
+                              std::uint32_t* keys, std::uint32_t* vals) {
   std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (k >= count) return;
   const std::uint32_t i = index ? index[begin + k] : static_cast<std::uint32_t>(begin + k);
-  const ff::BigInt<N> s = scalars[i];
+  ff::BigInt<N> s = scalars[i];
+  std::uint32_t negate = 0;
+  if (fold.fold && ff::bigint_less(fold.half_r, s) && ff::bigint_less(s, fold.r)) {
+    ff::bigint_sub(s, fold.r, s);
+    negate = kSignBit;
+  }
   const std::uint32_t half = 1u << (c - 1), skip = w * half;
   std::uint32_t carry = 0;
   for (unsigned win = 0; win < w; ++win) {
@@ -70,7 +96,7 @@ __global__ void digits_kernel(const ff::BigInt<N>* scalars, const std::uint32_t*
     } else {
       std::uint32_t mag = static_cast<std::uint32_t>(sd < 0 ? -sd : sd);
       keys[out] = win * half + mag - 1;
-      vals[out] = i | (sd < 0 ? kSignBit : 0u);
+      vals[out] = i | ((sd < 0 ? kSignBit : 0u) ^ negate);
     }
   }
 }
@@ -386,8 +412,8 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars, 
   for (std::size_t begin = 0, slice = 0; begin < n; begin += chunk, ++slice) {
     const std::size_t count = std::min(chunk, n - begin), total = count * w;
     digits_kernel<N><<<blocks_for(count), kThreads, 0, stream>>>(
-        d_scalars, d_index, begin, count, static_cast<unsigned>(c), static_cast<unsigned>(w), keys.data(),
-        vals.data());
+        d_scalars, d_index, begin, count, static_cast<unsigned>(c), static_cast<unsigned>(w),
+        scalar_fold<C, N>(), keys.data(), vals.data());
     cuda::check_last_launch("msm digits_kernel");
     trace.mark("digits");
     std::size_t bytes = temp_bytes;

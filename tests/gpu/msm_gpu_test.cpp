@@ -1,4 +1,4 @@
-// GPU MSM against the CPU MSM on random points and scalars (edge scalars 0, 1, r-1 and points at
+// GPU MSM against the CPU MSM on random points and scalars (edge scalars 0, 1, r-1, (r±1)/2 and points at
 // infinity included), G1 and G2 of both curves; slicing and small windows forced as well.
 #include <gtest/gtest.h>
 
@@ -32,6 +32,10 @@ Case<Cfg> make_case(std::size_t n, std::uint64_t seed) {
     if (i % 11 == 3) ks[i] = Fr::zero();
     if (i % 11 == 5) ks[i] = Fr::one();
     if (i % 11 == 7) ks[i] = -Fr::one();
+    // (r + 1)/2 = 1/2 is the smallest scalar the GPU takes as −(r − s), (r − 1)/2 = −1/2 the largest it
+    // keeps.
+    if (i % 11 == 9) ks[i] = Fr::from_u64(2).inverse();
+    if (i % 11 == 10) ks[i] = -Fr::from_u64(2).inverse();
     if (i % 13 == 1) c.points[i] = ec::Affine<Cfg>::infinity();
     c.scalars.push_back(ks[i].to_int());
   }
@@ -63,8 +67,9 @@ TYPED_TEST(MsmGpuTest, PippengerMatchesCpu) {
   }
 }
 
-// Skew as in a PoRep witness: most scalars equal (r − 3 shares every upper digit, so one bucket per window
-// holds them all, over thousands of segments) and many equal small ones: the folded heads must add up.
+// Skew as in a PoRep witness: most scalars equal and many equal small ones. r − 3 (taken as −3 on the GPU)
+// puts half of them in one bucket of the lowest window; (r − 1)/2 − 3 shares every upper digit, so one bucket
+// per window holds the other half, over thousands of segments: the folded heads must add up.
 TYPED_TEST(MsmGpuTest, HeavilySkewedScalarsMatchCpu) {
   CUZK_REQUIRE_GPU();
   using Cfg = TypeParam;
@@ -73,9 +78,12 @@ TYPED_TEST(MsmGpuTest, HeavilySkewedScalarsMatchCpu) {
   const std::size_t n = g2 ? 40000 : 300000;
   auto c = make_case<Cfg>(n, n + 1);
   const auto r_minus_3 = (-Fr::from_u64(3)).to_int(), five = Fr::from_u64(5).to_int();
+  const auto below_half = (-Fr::from_u64(2).inverse() - Fr::from_u64(3)).to_int();
   for (std::size_t i = 0; i < n; ++i)
-    if (i % 20 < 17)
+    if (i % 20 < 9)
       c.scalars[i] = r_minus_3;
+    else if (i % 20 < 17)
+      c.scalars[i] = below_half;
     else if (i % 20 == 17)
       c.scalars[i] = five;
   auto dp = test::to_device(c.points);
