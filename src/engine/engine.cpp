@@ -151,6 +151,19 @@ void Engine::log(const std::string& line) const {
     std::fprintf(stderr, "%s\n", line.c_str());
 }
 
+void Engine::warn_pinned_pool_too_small(const std::string& circuit_id, std::size_t bytes) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!pool_warned_.insert(circuit_id).second) return;
+  }
+  char gib[64];
+  std::snprintf(gib, sizeof gib, "%.1f GiB", double(bytes) / double(std::size_t(1) << 30));
+  log("cuzk: circuit " + circuit_id + ": a partition's input (" + gib +
+      ") is larger than engine.pinned_pool, so its partitions are never pre-staged "
+      "(prestage_setup=fallback): "
+      "raise engine.pinned_pool to at least twice that to stage one per worker");
+}
+
 std::shared_ptr<Engine::Job> Engine::find(const std::string& job_id) const {
   // Job ids start with the sequence number.
   std::uint64_t seq = 0;

@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -276,6 +277,8 @@ class Engine {
   void publish(const std::vector<JobResult>& ended);  // without the lock: metrics hook, then waiters
   JobResult snapshot(const Job& job, bool with_proofs) const;
   void log(const std::string& line) const;
+  // Once per circuit: its partitions' input cannot fit the pinned pool at all (a setting to raise).
+  void warn_pinned_pool_too_small(const std::string& circuit_id, std::size_t bytes);
   std::shared_ptr<Job> find(const std::string& job_id) const;  // with mutex_ held
   void forget_old_jobs();                                      // with mutex_ held
 
@@ -292,6 +295,7 @@ class Engine {
   FaultCounts faults_;                                           // guarded by mutex_
   std::map<std::string, std::uint64_t> partitions_by_plan_;      // guarded by mutex_
   std::map<std::string, std::uint64_t> partitions_by_prestage_;  // guarded by mutex_
+  std::set<std::string> pool_warned_;                            // guarded by mutex_
   cuda::FaultPlan corrupt_;                                      // injected proof corruption
 #ifdef CUZK_HAVE_CUDA
   std::unique_ptr<cuda::PinnedPool> pinned_pool_;  // witness staging; null when pre-staging is off

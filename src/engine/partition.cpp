@@ -240,15 +240,22 @@ inline void learn_proof_need(StagingArea& area, const std::string& circuit_id, s
 // Before a partition's attempts: its input pre-staged on the worker's device when that can be done, and
 // the outcome for the timing line (ok, fallback: uploaded in the region, off: no pinned pool). `W` is the
 // engine's worker.
-template <class Fr, class W>
+// `too_large(bytes)` is called when the input alone exceeds the pool's budget: no partition of this circuit
+// can ever be pre-staged, a setting to raise rather than a moment's contention.
+template <class Fr, class W, class TooLarge>
 std::unique_ptr<Prestaged<Fr>> stage_ahead(cuda::PinnedPool* pool, W& w, const std::string& circuit_id,
                                            PartitionResult& r,
-                                           std::initializer_list<std::span<const Fr>> parts) {
+                                           std::initializer_list<std::span<const Fr>> parts,
+                                           TooLarge&& too_large) {
   if (!w.device || w.device->lost) return nullptr;
   std::unique_ptr<Prestaged<Fr>> staged;
-  if (pool && w.generation == w.device->generation)
+  if (pool && w.generation == w.device->generation) {
+    std::size_t bytes = 0;
+    for (const auto& part : parts) bytes += part.size_bytes();
+    if (bytes > pool->stats().budget) too_large(bytes);
     staged =
         prestage<Fr>(*pool, w.device->staging, w.device->ordinal, w.generation, *w.copy, circuit_id, parts);
+  }
   r.prestage = staged ? "ok" : pool ? "fallback" : "off";
   return staged;
 }
@@ -277,7 +284,8 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
 #ifdef CUZK_HAVE_CUDA
   const auto staged = stage_ahead<bp::Fr>(
       pinned_pool_.get(), w, job.circuit->id, r,
-      {std::span<const bp::Fr>(a.a), std::span<const bp::Fr>(a.b), std::span<const bp::Fr>(a.c)});
+      {std::span<const bp::Fr>(a.a), std::span<const bp::Fr>(a.b), std::span<const bp::Fr>(a.c)},
+      [&](std::size_t bytes) { warn_pinned_pool_too_small(job.circuit->id, bytes); });
 #endif
   with_attempts(w, job, partition, r, [&] {
     const auto t0 = Clock::now();
@@ -329,7 +337,8 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
   const std::vector<Fr> pub(witness.begin() + 1, witness.begin() + 1 + pk.n_public);
 #ifdef CUZK_HAVE_CUDA
   const auto staged =
-      stage_ahead<Fr>(pinned_pool_.get(), w, job.circuit->id, r, {std::span<const Fr>(witness)});
+      stage_ahead<Fr>(pinned_pool_.get(), w, job.circuit->id, r, {std::span<const Fr>(witness)},
+                      [&](std::size_t bytes) { warn_pinned_pool_too_small(job.circuit->id, bytes); });
 #endif
   with_attempts(w, job, partition, r, [&] {
     const auto t0 = Clock::now();

@@ -148,5 +148,36 @@ TEST(EngineGpu, BellpersonPartitionsProveOnTheGpu) {
   EXPECT_EQ(e.status().partitions_by_plan.at("resident"), 10u);
 }
 
+// A pinned pool smaller than one partition's input can never pre-stage it: every partition falls back, all
+// still proved, and the operator is told once which setting to raise.
+TEST(EngineGpu, AnInputLargerThanThePinnedPoolIsReportedOnce) {
+  CUZK_REQUIRE_GPU();
+  test::TempRepository repo;
+  const auto parts = repo.add_bellperson("porep", 12, 3);  // a, b, c: ~0.4 MB per partition
+  std::vector<std::string> lines;
+  std::mutex m;
+  EngineConfig cfg;
+  cfg.repository = repo.root();
+  cfg.backend = "cuda";
+  cfg.gpu_workers_per_device = 1;
+  cfg.devices = {0};
+  cfg.pinned_pool = 64 << 10;
+  cfg.log = [&](const std::string& l) {
+    std::lock_guard g(m);
+    lines.push_back(l);
+  };
+  Engine e(cfg);
+  for (int i = 0; i < 2; ++i) {
+    const auto r = e.await(e.submit({"p" + std::to_string(i), "porep", std::nullopt, parts}).job_id);
+    ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+  }
+  EXPECT_EQ(e.status().partitions_by_prestage["fallback"], 6u);
+  EXPECT_EQ(e.status().partitions_by_prestage["ok"], 0u);
+  std::lock_guard g(m);
+  std::size_t warnings = 0;
+  for (const auto& l : lines) warnings += l.find("larger than engine.pinned_pool") != std::string::npos;
+  EXPECT_EQ(warnings, 1u);
+}
+
 }  // namespace
 }  // namespace cuzk::engine
