@@ -12,6 +12,7 @@
 
 #include "engine/engine.hpp"
 #include "engine/engine_state.hpp"
+#include "engine/parallel_copy.hpp"
 #include "engine/worker_process.hpp"
 #include "ff/random.hpp"
 #include "groth16/bellperson.hpp"
@@ -200,7 +201,7 @@ std::unique_ptr<Prestaged<Fr>> prestage(cuda::PinnedPool& pool, StagingArea& are
   if (!lease) return nullptr;
   std::size_t at = 0;
   for (const auto& part : parts) {
-    std::memcpy(lease.data() + at, part.data(), part.size_bytes());
+    parallel_copy(lease.data() + at, part.data(), part.size_bytes());
     at += part.size_bytes();
   }
   // Declared before the lock, so destroyed after it is released: a Prestaged unlists itself under that
