@@ -1,6 +1,7 @@
 // cuzk-bench: Google Benchmark entry point (the benchmarks live in the other files of bench/), plus
-//   cuzk-bench kernels [max_log2] [reps] [field,ntt,g1,g2,prove,porep,bellperson]   GPU kernel table (bench/gpu/kernels.cpp)
-//   cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>
+//   cuzk-bench kernels [max_log2] [reps] [field,ntt,g1,g2,prove,porep,bellperson]   GPU kernel table
+//   (bench/gpu/kernels.cpp) cuzk-bench pcie [GIB]       host-to-device upload rates: pageable, split,
+//   registered, pinned (gpu/pcie_probe.cpp) cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>
 //   cuzk-bench gen porep-like --log-domain K [--seed S] [--witnesses N] [--curve C] --out DIR
 //   cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …   daemon client (client/)
 // which writes a synthetic mulchain circuit (circuit.r1cs, witness.wtns) for whole-proof comparisons with
@@ -33,6 +34,7 @@
 namespace cuzk::bench {
 int run_kernels(int argc, char** argv);
 int run_sticky_probe(int argc, char** argv);
+int run_pcie_probe(int argc, char** argv);
 }  // namespace cuzk::bench
 #endif
 #ifdef CUZK_HAVE_CLIENT
@@ -133,6 +135,14 @@ int main(int argc, char** argv) {
     return cuzk::bench::run_sticky_probe(argc - 2, argv + 2);
 #else
     std::cerr << "cuzk-bench sticky-probe: this build has no CUDA backend\n";
+    return 1;
+#endif
+  }
+  if (argc >= 2 && std::strcmp(argv[1], "pcie") == 0) {
+#ifdef CUZK_HAVE_CUDA
+    return cuzk::bench::run_pcie_probe(argc - 2, argv + 2);
+#else
+    std::cerr << "cuzk-bench pcie: this build has no CUDA backend\n";
     return 1;
 #endif
   }
