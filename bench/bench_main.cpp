@@ -121,30 +121,24 @@ int main(int argc, char** argv) {
     return 1;
 #endif
   }
-  if (argc >= 2 && std::strcmp(argv[1], "kernels") == 0) {
+  // The GPU tools: kernels [max_log2=24] [reps=5] [field,ntt,g1,g2,prove,porep,bellperson], sticky-probe …,
+  // pcie [GIB]. Without a CUDA backend each is named and refused.
+  struct GpuTool {
+    const char* name;
+    int (*run)(int, char**);
+  };
 #ifdef CUZK_HAVE_CUDA
-    // cuzk-bench kernels [max_log2=24] [reps=5] [field,ntt,g1,g2,prove,porep,bellperson]
-    return cuzk::bench::run_kernels(argc - 2, argv + 2);
+  const GpuTool gpu_tools[] = {{"kernels", cuzk::bench::run_kernels},
+                               {"sticky-probe", cuzk::bench::run_sticky_probe},
+                               {"pcie", cuzk::bench::run_pcie_probe}};
 #else
-    std::cerr << "cuzk-bench kernels: this build has no CUDA backend\n";
-    return 1;
+  const GpuTool gpu_tools[] = {{"kernels", nullptr}, {"sticky-probe", nullptr}, {"pcie", nullptr}};
 #endif
-  }
-  if (argc >= 2 && std::strcmp(argv[1], "sticky-probe") == 0) {
-#ifdef CUZK_HAVE_CUDA
-    return cuzk::bench::run_sticky_probe(argc - 2, argv + 2);
-#else
-    std::cerr << "cuzk-bench sticky-probe: this build has no CUDA backend\n";
+  for (const auto& [name, run] : gpu_tools) {
+    if (argc < 2 || std::strcmp(argv[1], name) != 0) continue;
+    if (run) return run(argc - 2, argv + 2);
+    std::cerr << "cuzk-bench " << name << ": this build has no CUDA backend\n";
     return 1;
-#endif
-  }
-  if (argc >= 2 && std::strcmp(argv[1], "pcie") == 0) {
-#ifdef CUZK_HAVE_CUDA
-    return cuzk::bench::run_pcie_probe(argc - 2, argv + 2);
-#else
-    std::cerr << "cuzk-bench pcie: this build has no CUDA backend\n";
-    return 1;
-#endif
   }
   if (argc >= 3 && std::strcmp(argv[1], "gen") == 0 && std::strcmp(argv[2], "porep-like") == 0) {
     CLI::App app{"cuzk-bench gen porep-like: a PoRep-partition-shaped circuit and witnesses"};

@@ -25,21 +25,35 @@ bool valid(const std::filesystem::path& root, const std::string& circuit, const 
       .valid;
 }
 
+// An engine's log lines, kept for the test to read (workers log from their own threads).
+struct LogLines {
+  std::vector<std::string> lines;
+  std::mutex m;
+  void capture(EngineConfig& cfg) {
+    cfg.log = [this](const std::string& l) {
+      std::lock_guard g(m);
+      lines.push_back(l);
+    };
+  }
+  std::size_t count(const std::string& needle) {
+    std::lock_guard g(m);
+    std::size_t n = 0;
+    for (const auto& l : lines) n += l.find(needle) != std::string::npos;
+    return n;
+  }
+};
+
 // One engine's life: jobs of both curves on two workers sharing GPU 0, then an evict and a re-prepare.
 void prove_on_one_gpu(const test::TempRepository& repo, const std::vector<std::vector<std::uint8_t>>& bn,
                       const std::vector<std::vector<std::uint8_t>>& bls) {
   {
-    std::vector<std::string> lines;
-    std::mutex m;
+    LogLines log;
     EngineConfig cfg;
     cfg.repository = repo.root();
     cfg.backend = "cuda";
     cfg.gpu_workers_per_device = 2;
     cfg.devices = {0};
-    cfg.log = [&](const std::string& l) {
-      std::lock_guard g(m);
-      lines.push_back(l);
-    };
+    log.capture(cfg);
     Engine e(cfg);
     ASSERT_EQ(e.backend(), "cuda");
     std::vector<std::pair<std::string, bool>> jobs;  // id, is_bls
@@ -68,9 +82,7 @@ void prove_on_one_gpu(const test::TempRepository& repo, const std::vector<std::v
     for (const auto& w : s.workers) workers_used += w.partitions_done > 0;
     EXPECT_EQ(workers_used, 2u);
     {
-      std::lock_guard g(m);
-      std::size_t ok_lines = 0;
-      for (const auto& l : lines) ok_lines += l.find("prestage_setup=ok") != std::string::npos;
+      const std::size_t ok_lines = log.count("prestage_setup=ok");
       // Every partition is pre-staged except a circuit's first on the device (one per worker at most):
       // until one of its proofs has run there, its need beside a staged witness is not known.
       EXPECT_LE(ok_lines, 6u + 3u * 3u);
@@ -154,18 +166,14 @@ TEST(EngineGpu, AnInputLargerThanThePinnedPoolIsReportedOnce) {
   CUZK_REQUIRE_GPU();
   test::TempRepository repo;
   const auto parts = repo.add_bellperson("porep", 12, 3);  // a, b, c: ~0.4 MB per partition
-  std::vector<std::string> lines;
-  std::mutex m;
+  LogLines log;
   EngineConfig cfg;
   cfg.repository = repo.root();
   cfg.backend = "cuda";
   cfg.gpu_workers_per_device = 1;
   cfg.devices = {0};
   cfg.pinned_pool = 64 << 10;
-  cfg.log = [&](const std::string& l) {
-    std::lock_guard g(m);
-    lines.push_back(l);
-  };
+  log.capture(cfg);
   Engine e(cfg);
   for (int i = 0; i < 2; ++i) {
     const auto r = e.await(e.submit({"p" + std::to_string(i), "porep", std::nullopt, parts}).job_id);
@@ -173,10 +181,7 @@ TEST(EngineGpu, AnInputLargerThanThePinnedPoolIsReportedOnce) {
   }
   EXPECT_EQ(e.status().partitions_by_prestage["fallback"], 6u);
   EXPECT_EQ(e.status().partitions_by_prestage["ok"], 0u);
-  std::lock_guard g(m);
-  std::size_t warnings = 0;
-  for (const auto& l : lines) warnings += l.find("larger than engine.pinned_pool") != std::string::npos;
-  EXPECT_EQ(warnings, 1u);
+  EXPECT_EQ(log.count("larger than engine.pinned_pool"), 1u);
 }
 
 }  // namespace
