@@ -43,16 +43,22 @@ struct LogLines {
   }
 };
 
+// An engine on GPU 0 with `workers` workers, serving `repo`.
+EngineConfig gpu0_config(const test::TempRepository& repo, unsigned workers) {
+  EngineConfig cfg;
+  cfg.repository = repo.root();
+  cfg.backend = "cuda";
+  cfg.gpu_workers_per_device = workers;
+  cfg.devices = {0};
+  return cfg;
+}
+
 // One engine's life: jobs of both curves on two workers sharing GPU 0, then an evict and a re-prepare.
 void prove_on_one_gpu(const test::TempRepository& repo, const std::vector<std::vector<std::uint8_t>>& bn,
                       const std::vector<std::vector<std::uint8_t>>& bls) {
   {
     LogLines log;
-    EngineConfig cfg;
-    cfg.repository = repo.root();
-    cfg.backend = "cuda";
-    cfg.gpu_workers_per_device = 2;
-    cfg.devices = {0};
+    EngineConfig cfg = gpu0_config(repo, 2);
     log.capture(cfg);
     Engine e(cfg);
     ASSERT_EQ(e.backend(), "cuda");
@@ -126,11 +132,8 @@ TEST(EngineGpu, BellpersonPartitionsProveOnTheGpu) {
   test::TempRepository repo;
   const auto parts = repo.add_bellperson("porep", 12, 10);
   const auto params = io::bellperson::read_params((repo.root() / "porep" / "circuit.params").string());
-  EngineConfig cfg;
-  cfg.repository = repo.root();
-  cfg.backend = "cuda";
-  cfg.gpu_workers_per_device = 1;  // one worker: no partition can meet the corruption three times in a row
-  cfg.devices = {0};
+  // One worker: no partition can meet the corruption three times in a row.
+  EngineConfig cfg = gpu0_config(repo, 1);
   cfg.fault_corrupt = {4, 0, 1};
   cfg.log = [](const std::string&) {};
   Engine e(cfg);
@@ -167,11 +170,7 @@ TEST(EngineGpu, AnInputLargerThanThePinnedPoolIsReportedOnce) {
   test::TempRepository repo;
   const auto parts = repo.add_bellperson("porep", 12, 3);  // a, b, c: ~0.4 MB per partition
   LogLines log;
-  EngineConfig cfg;
-  cfg.repository = repo.root();
-  cfg.backend = "cuda";
-  cfg.gpu_workers_per_device = 1;
-  cfg.devices = {0};
+  EngineConfig cfg = gpu0_config(repo, 1);
   cfg.pinned_pool = 64 << 10;
   log.capture(cfg);
   Engine e(cfg);
