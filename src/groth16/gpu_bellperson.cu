@@ -32,27 +32,34 @@ unsigned blocks_for(std::size_t n) {
   return static_cast<unsigned>((n + kThreads - 1) / kThreads);
 }
 
-// out[(step·i) mod m] = in[i]: constraint i's value at point ω^(step·i), where step (odd) maps bellperson's
-// domain onto snarkjs's (bellperson::snarkjs_position_step); m is a power of two.
-__global__ void scatter_kernel(const Fr* in, std::size_t n, std::size_t step, std::size_t m, Fr* out) {
+// out[(step·(first + i)) mod m] = in[i]: constraint first + i's value at point ω^(step·(first + i)), where
+// step (odd) maps bellperson's domain onto snarkjs's (bellperson::snarkjs_position_step); m is a power of
+// two.
+__global__ void scatter_kernel(const Fr* in, std::size_t n, std::size_t first, std::size_t step,
+                               std::size_t m, Fr* out) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (i < n) out[(step * i) & (m - 1)] = in[i];
+  if (i < n) out[(step * (first + i)) & (m - 1)] = in[i];
 }
 
-// a[i] ← (a[i]·b[i] − c[i])·z_inv on the odd coset, where Z(x) = x^m − 1 is the constant −2.
-__global__ void quotient_kernel(Fr* abc, std::size_t m, Fr z_inv) {
+// a[i] ← a[i]·b[i]: A·B on the odd coset.
+__global__ void mul_kernel(Fr* a, const Fr* b, std::size_t m) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (i < m) abc[i] = (abc[i] * abc[m + i] - abc[2 * m + i]) * z_inv;
+  if (i < m) a[i] = a[i] * b[i];
+}
+
+// ab[i] ← (ab[i] − c[i])·z_inv on the odd coset, where Z(x) = x^m − 1 is the constant −2.
+__global__ void quotient_kernel(Fr* ab, const Fr* c, std::size_t m, Fr z_inv) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < m) ab[i] = (ab[i] - c[i]) * z_inv;
 }
 
 // After the inverse NTT of odd-coset values: coefficient i times ω_2m^−i (= −ω_2m^(m−i) for i > 0), then out
-// of Montgomery form for the MSM.
-__global__ void uncoset_plain_kernel(const Fr* a, const Fr* omega2m_powers, std::size_t m,
-                                     ff::BigInt<4>* out) {
+// of Montgomery form for the MSM, where the values lie (a thread reads its element before writing it).
+__global__ void uncoset_plain_kernel(Fr* a, const Fr* omega2m_powers, std::size_t m) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i >= m) return;
   const Fr x = i == 0 ? a[0] : -(a[i] * omega2m_powers[m - i]);
-  out[i] = x.to_int();
+  reinterpret_cast<ff::BigInt<4>*>(a)[i] = x.to_int();
 }
 
 template <class T>
@@ -251,7 +258,7 @@ ResidentKey::ResidentKey(const io::bellperson::Params& params, cudaStream_t stre
       }
     }
   }
-  proof_bytes_ = f.proof;
+  proof_bytes_ = f.proof_of(impl_->plan);
 }
 
 ResidentKey::~ResidentKey() = default;
@@ -267,57 +274,76 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   const auto& k = key.impl();
   const auto* pts = k.points ? &*k.points : nullptr;
   const std::size_t m = p.h.size() + 1;
-  cuda::DeviceBuffer<ff::BigInt<4>> d_h;
-  cuda::DeviceBuffer<Fr> d_abc(3 * m);
-  {
+  // H with two domain-sized buffers: a, b and c go up one at a time (pre-staged, or from the assignment
+  // through a staging chunk), each scattered to snarkjs's positions (a host-side permutation was a 12.9 GB
+  // buffer and a serial pass at PoRep scale) and taken to the odd coset, folded into the first buffer as they
+  // come: 2m + a chunk at the peak (12.9 GB with the tables at 2^27, so 16 GiB cards prove 32 GiB PoRep), not
+  // 4m.
+  const std::size_t j = snarkjs_position_step(m), n = w.a.size();  // check() saw b and c of the same size
+  if (prestaged_abc && prestaged_abc->size() != 3 * n)
+    throw Error("the pre-staged a, b, c do not match the assignment");
+  const std::size_t chunk = std::min(n, kAbcChunk);
+  cuda::DeviceBuffer<Fr> staging(prestaged_abc ? 0 : chunk);
+  // Stage "abc": vector `which` of a, b, c in `out`, at snarkjs's positions, zeros elsewhere.
+  auto load = [&](unsigned which, Fr* out) {
     StageTimer t(timings, "abc");
-    // a, b, c (pre-staged, or uploaded as the assignment holds them) scattered to snarkjs's positions on the
-    // device (at PoRep scale a host-side permutation was a 12.9 GB buffer and a serial pass, in the GPU
-    // region).
-    const std::size_t j = snarkjs_position_step(m);
-    d_abc.memset_async(0, stream);
-    const std::size_t n = w.a.size();  // check() saw b and c of the same size
-    auto scatter = [&](const Fr* values, unsigned at) {
-      scatter_kernel<<<blocks_for(n), kThreads, 0, stream>>>(values, n, j, m, d_abc.data() + at * m);
+    CUZK_CUDA_CHECK(cudaMemsetAsync(out, 0, m * sizeof(Fr), stream));
+    auto scatter = [&](const Fr* values, std::size_t first, std::size_t count) {
+      scatter_kernel<<<blocks_for(count), kThreads, 0, stream>>>(values, count, first, j, m, out);
       cuda::check_last_launch("bellperson scatter_kernel");
     };
-    if (prestaged_abc && n > 0) {
-      if (prestaged_abc->size() != 3 * n) throw Error("the pre-staged a, b, c do not match the assignment");
-      for (unsigned at = 0; at < 3; ++at) scatter(prestaged_abc->data() + at * n, at);
-      CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
-      prestaged_abc->reset();
-    } else if (n > 0) {
-      cuda::DeviceBuffer<Fr> staging(n);
-      for (const auto& [at, v] : {std::pair{0u, &w.a}, std::pair{1u, &w.b}, std::pair{2u, &w.c}}) {
-        staging.upload(v->data(), n, stream);  // after the previous scatter, in stream order
-        scatter(staging.data(), at);
+    if (prestaged_abc) {
+      if (n > 0) scatter(prestaged_abc->data() + which * n, 0, n);
+    } else {
+      const Fr* v = (which == 0 ? w.a : which == 1 ? w.b : w.c).data();
+      for (std::size_t first = 0; first < n; first += chunk) {
+        const std::size_t count = std::min(chunk, n - first);
+        staging.upload(v + first, count, stream);  // after the previous chunk's scatter, in stream order
+        scatter(staging.data(), first, count);
       }
-      CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
-  }
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  };
+  const Fr z_inv = (-Fr::from_u64(2)).inverse();
+  cuda::DeviceBuffer<Fr> d_q(m), d_t(m);  // d_q: A, A·B, the quotient, then H's plain coefficients
+  load(0, d_q.data());
   {
     StageTimer t(timings, "h");
-    d_h = cuda::DeviceBuffer<ff::BigInt<4>>(m);  // after the staging buffer: the H stage's peak stays 4m
-    ntt::gpu::to_odd_coset(d_abc.data(), 3, k.tables, stream);
-    const Fr z_inv = (-Fr::from_u64(2)).inverse();
-    quotient_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_abc.data(), m, z_inv);
+    ntt::gpu::to_odd_coset(d_q.data(), 1, k.tables, stream);
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  load(1, d_t.data());
+  {
+    StageTimer t(timings, "h");
+    ntt::gpu::to_odd_coset(d_t.data(), 1, k.tables, stream);
+    mul_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_q.data(), d_t.data(), m);
+    cuda::check_last_launch("bellperson mul_kernel");
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  load(2, d_t.data());
+  staging.reset();
+  if (prestaged_abc) prestaged_abc->reset();
+  {
+    StageTimer t(timings, "h");
+    ntt::gpu::to_odd_coset(d_t.data(), 1, k.tables, stream);
+    quotient_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_q.data(), d_t.data(), m, z_inv);
     cuda::check_last_launch("bellperson quotient_kernel");
-    ntt::gpu::inverse(d_abc.data(), k.tables, stream);
-    uncoset_plain_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_abc.data(), k.tables.omega2n_powers(), m,
-                                                                 d_h.data());
+    ntt::gpu::inverse(d_q.data(), k.tables, stream);
+    uncoset_plain_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_q.data(), k.tables.omega2n_powers(), m);
     cuda::check_last_launch("bellperson uncoset_plain_kernel");
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
-  d_abc.reset();
+  d_t.reset();
+  const auto* d_h = reinterpret_cast<const ff::BigInt<4>*>(d_q.data());
   cuda::maybe_inject_sticky_fault(stream);  // tests: poison the context here, as a faulting MSM would
   MsmResults<Curve> res;
   std::optional<WitnessUpload> upload;  // the split MSMs' scalars, uploaded during the H MSM
   if (pts) upload.emplace(w);
   {
     StageTimer t(timings, "msm_h");
-    res.c = msm<G1>(pts ? &pts->h : nullptr, p.h, d_h.data(), m - 1, stream);
+    res.c = msm<G1>(pts ? &pts->h : nullptr, p.h, d_h, m - 1, stream);
   }
-  d_h.reset();
+  d_q.reset();
   if (pts) {
     // Resident points: the witness-side MSMs take the split form, on scalars gathered on the device.
     const WitnessScalars ws = classify_witness(p, w, *upload, stream, timings);

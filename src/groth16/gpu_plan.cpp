@@ -40,8 +40,12 @@ std::optional<Plan> smaller(Plan plan) {
   return std::nullopt;
 }
 
+std::size_t Footprint::proof_of(Plan plan) const {
+  return plan == Plan::kResident ? std::max(proof, resident_proof) : proof;
+}
+
 std::size_t Footprint::need(Plan plan) const {
-  const std::size_t base = tables + row_index + proof;
+  const std::size_t base = tables + row_index + proof_of(plan);
   switch (plan) {
     case Plan::kResident:
       return base + rows + points;

@@ -33,6 +33,11 @@ struct Footprint {
   std::size_t points = 0;      // A, B1, B2, C, H (streamed by streamed and lean)
   std::size_t proof = 0;       // one proof's buffers at their peak, MSM slices at their smallest
   std::size_t row_chunks = 0;  // lean: the row-chunk buffers (two, or one if it holds every entry)
+  // Resident: one proof's peak when it differs (bellperson keys gather their split MSMs' scalars on the
+  // device); 0: `proof`.
+  std::size_t resident_proof = 0;
+  // One proof's buffers under `plan` at their peak.
+  std::size_t proof_of(Plan plan) const;
   // The whole of a plan: the key's device part plus one proof.
   std::size_t need(Plan plan) const;
 };
