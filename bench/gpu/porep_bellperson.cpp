@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,10 +29,11 @@ namespace {
 
 namespace bp = groth16::bellperson;
 
-// The key prepared with `plan`, one warm-up and `reps` proofs: one table row, median per stage.
+// The key prepared with `plan` (chosen from the device's free memory when none), one warm-up and `reps`
+// proofs: one table row, median per stage.
 void prove_with_plan(const io::bellperson::Params& params, const bp::Assignment& w,
-                     const std::vector<bp::Fr>& pub, groth16::gpu::Plan plan, int log_domain, int reps,
-                     cudaStream_t stream) {
+                     const std::vector<bp::Fr>& pub, std::optional<groth16::gpu::Plan> plan, int log_domain,
+                     int reps, cudaStream_t stream) {
   const auto tk = std::chrono::steady_clock::now();
   const bp::gpu::ResidentKey key(params, stream, plan);
   const double key_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - tk).count();
@@ -86,7 +88,7 @@ void bench_gpu_porep_bellperson(int log_domain, int reps, cudaStream_t stream) {
     } catch (const cuda::CudaError& e) {  // e.g. resident under CUZK_VRAM_LIMIT_GIB: the next plan still runs
       if (e.kind() != cuda::CudaError::Kind::out_of_memory) throw;
       std::printf("| bellperson partition (%s) | 2^%d | out of device memory: %s |\n",
-                  groth16::gpu::to_string(plan), log_domain, e.what());
+                  plan ? groth16::gpu::to_string(*plan) : "chosen", log_domain, e.what());
       std::fflush(stdout);
     }
   }
