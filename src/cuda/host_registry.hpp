@@ -14,7 +14,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
+#include "cuda/error.hpp"
 #include "cuda/host_registration.hpp"
 
 namespace cuzk::cuda {
@@ -28,6 +30,16 @@ class HostRegistry {
   // handle keeps the pages locked; nullptr when the range overlaps another registered range or bytes == 0.
   // Throws CudaError when CUDA refuses (e.g. the OS's locked-memory limit).
   std::shared_ptr<void> pin(const void* ptr, std::size_t bytes, unsigned flags = cudaHostRegisterPortable);
+
+  // pin() for a vector a GPU key streams from, the lock kept in `locks`. A range CUDA refuses to lock stays
+  // pageable: slower copies, same results.
+  template <class T>
+  void pin_if_possible(const std::vector<T>& v, std::vector<std::shared_ptr<void>>& locks) {
+    try {
+      if (auto lock = pin(v.data(), v.size() * sizeof(T))) locks.push_back(std::move(lock));
+    } catch (const CudaError&) {
+    }
+  }
 
   // After cudaDeviceReset (cuda::reset_device): ranges whose registration went with the destroyed context
   // are registered again, so holders keep full-speed copies. Returns how many were; a range CUDA now

@@ -114,16 +114,7 @@ cuda::DeviceBuffer<Fr> select_query(const Fr* d_w, std::size_t n_in, const Densi
   query_flags_kernel<<<blocks_for(count), kThreads, 0, stream>>>(n_in, head ? d_head.data() : nullptr, n_aux,
                                                                  d_aux.data(), flags.data());
   cuda::check_last_launch("bellperson query_flags_kernel");
-  cuda::DeviceBuffer<std::uint64_t> selected(1);
-  std::size_t temp_bytes = 0;
-  CUZK_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, d_w, flags.data(), out.data(),
-                                             selected.data(), count, stream));
-  cuda::DeviceBuffer<unsigned char> temp(temp_bytes);
-  CUZK_CUDA_CHECK(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, d_w, flags.data(), out.data(),
-                                             selected.data(), count, stream));
-  std::uint64_t n = 0;
-  selected.download(&n, 1, stream);
-  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const std::size_t n = groth16::gpu::select_flagged(d_w, flags.data(), out.data(), count, stream);
   // check() compared the densities' popcounts with the key's lengths, so this is a bug if it fires.
   if (n != expected)
     throw Error("a query selected " + std::to_string(n) + " values for " + std::to_string(expected) +
@@ -218,25 +209,15 @@ struct ResidentKey::Impl {
     if (plan == Plan::kResident) {
       points.emplace(Points{on_device(p.h, stream), on_device(p.l, stream), on_device(p.a, stream),
                             on_device(p.b_g1, stream), on_device(p.b_g2, stream)});
-    } else {
-      pin(p.h);
-      pin(p.l);
-      pin(p.a);
-      pin(p.b_g1);
-      pin(p.b_g2);
+    } else {  // sharing the page-locks the repository (or another worker) already holds
+      auto& registry = cuda::HostRegistry::instance();
+      registry.pin_if_possible(p.h, registered);
+      registry.pin_if_possible(p.l, registered);
+      registry.pin_if_possible(p.a, registered);
+      registry.pin_if_possible(p.b_g1, registered);
+      registry.pin_if_possible(p.b_g2, registered);
     }
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
-  }
-
-  // Shares the page-lock the repository (or another worker) already holds; a range CUDA refuses to lock
-  // stays pageable: slower copies, same results.
-  template <class T>
-  void pin(const std::vector<T>& v) {
-    if (v.empty()) return;
-    try {
-      registered.push_back(cuda::HostRegistry::instance().pin(v.data(), v.size() * sizeof(T)));
-    } catch (const cuda::CudaError&) {
-    }
   }
 };
 

@@ -99,14 +99,10 @@ struct ResidentKey<Curve>::Impl {
   }
 
   // Page-locks a streamed array so its uploads are asynchronous and full speed, sharing the lock when the
-  // repository (or another worker) already holds it. A range CUDA refuses to lock (locked-memory limit)
-  // stays pageable: slower copies, same results.
+  // repository (or another worker) already holds it.
   template <class T>
   void pin(const std::vector<T>& v) {
-    try {
-      registered.push_back(cuda::HostRegistry::instance().pin(v.data(), v.size() * sizeof(T)));
-    } catch (const cuda::CudaError&) {
-    }
+    cuda::HostRegistry::instance().pin_if_possible(v, registered);
   }
 };
 

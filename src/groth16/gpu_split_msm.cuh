@@ -60,6 +60,23 @@ __global__ void flag_classes_kernel(const Fr* w, std::size_t count, std::uint8_t
   is_other[i] = !one && !x.is_zero();
 }
 
+// out[0..k) = the items of `in` whose flag is set, in order (CUB's select); returns k. Waits for the stream.
+template <class In, class Out>
+std::size_t select_flagged(In in, const std::uint8_t* flags, Out* out, std::size_t count,
+                           cudaStream_t stream) {
+  cuda::DeviceBuffer<std::uint64_t> selected(1);
+  std::size_t temp_bytes = 0;
+  CUZK_CUDA_CHECK(
+      cub::DeviceSelect::Flagged(nullptr, temp_bytes, in, flags, out, selected.data(), count, stream));
+  cuda::DeviceBuffer<unsigned char> temp(temp_bytes);
+  CUZK_CUDA_CHECK(
+      cub::DeviceSelect::Flagged(temp.data(), temp_bytes, in, flags, out, selected.data(), count, stream));
+  std::uint64_t n = 0;
+  selected.download(&n, 1, stream);
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return n;
+}
+
 // `d_w` in Montgomery form. Waits for the stream: the counts size the MSMs.
 template <class Fr>
 WitnessClasses classify(const Fr* d_w, std::size_t count, cudaStream_t stream) {
@@ -70,20 +87,8 @@ WitnessClasses classify(const Fr* d_w, std::size_t count, cudaStream_t stream) {
       d_w, count, is_one.data(), is_other.data());
   cuda::check_last_launch("groth16 flag_classes_kernel");
   const thrust::counting_iterator<std::uint32_t> positions(0);
-  cuda::DeviceBuffer<std::uint32_t> selected(2);
-  std::size_t temp_bytes = 0;
-  CUZK_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, positions, is_one.data(), out.ones.data(),
-                                             selected.data(), count, stream));
-  cuda::DeviceBuffer<unsigned char> temp(temp_bytes);
-  CUZK_CUDA_CHECK(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, positions, is_one.data(),
-                                             out.ones.data(), selected.data(), count, stream));
-  CUZK_CUDA_CHECK(cub::DeviceSelect::Flagged(temp.data(), temp_bytes, positions, is_other.data(),
-                                             out.others.data(), selected.data() + 1, count, stream));
-  std::uint32_t n[2];
-  selected.download(n, 2, stream);
-  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
-  out.n_ones = n[0];
-  out.n_others = n[1];
+  out.n_ones = select_flagged(positions, is_one.data(), out.ones.data(), count, stream);
+  out.n_others = select_flagged(positions, is_other.data(), out.others.data(), count, stream);
   return out;
 }
 
