@@ -1,6 +1,9 @@
 // The environment of the in-process partition benchmarks (`cuzk-bench kernels K R porep|bellperson`):
 // CUZK_VRAM_LIMIT_GIB caps the device memory this process may use (as the daemon's vram_limit does), and
-// CUZK_GPU_PLAN=<plan>|all picks the plans to run (default: the largest that fits what the policy leaves).
+// CUZK_GPU_PLAN picks the plans to run: `all`, or a comma-separated list of plan names, each optionally with
+// its own cap (`resident,streamed@16`: resident on the whole device, then streamed as on a 16 GiB card).
+// Unset: the largest plan that fits what the policy leaves. Several plans share one setup, which at
+// K = 27 takes minutes.
 #pragma once
 
 #include <cstdio>
@@ -16,28 +19,73 @@
 
 namespace cuzk::bench {
 
+inline std::size_t gib_to_bytes(double gib) {
+  return static_cast<std::size_t>(gib * double(std::size_t(1) << 30));
+}
+
 inline void apply_vram_limit_from_env() {
   const char* cap = std::getenv("CUZK_VRAM_LIMIT_GIB");
   if (!cap || !*cap) return;
-  cuda::set_vram_policy(
-      {static_cast<std::size_t>(std::stod(cap) * double(std::size_t(1) << 30)), cuda::VramPolicy{}.margin});
+  cuda::set_vram_policy({gib_to_bytes(std::stod(cap)), cuda::VramPolicy{}.margin});
   std::printf("VRAM limit %s GiB (margin 512 MiB)\n", cap);
 }
 
-// The plans CUZK_GPU_PLAN names among `offered`; {nullopt} (choose) when it is not set.
-inline std::vector<std::optional<groth16::gpu::Plan>> plans_from_env(
-    std::initializer_list<groth16::gpu::Plan> offered) {
-  const char* p = std::getenv("CUZK_GPU_PLAN");
-  if (!p || !*p) return {std::nullopt};
-  std::vector<std::optional<groth16::gpu::Plan>> plans;
+// One benchmark row: a plan (nullopt: chosen from free memory) and the cap it runs under (nullopt: the
+// process-wide policy).
+struct PlanRun {
+  std::optional<groth16::gpu::Plan> plan;
+  std::optional<double> cap_gib;
+};
+
+// The runs CUZK_GPU_PLAN names among `offered`; {{nullopt}} (choose) when it is not set.
+inline std::vector<PlanRun> plans_from_env(std::initializer_list<groth16::gpu::Plan> offered) {
+  const char* env = std::getenv("CUZK_GPU_PLAN");
+  if (!env || !*env) return {PlanRun{}};
   std::string names;
-  for (auto candidate : offered) {
-    if (std::string(p) == "all" || std::string(p) == groth16::gpu::to_string(candidate))
-      plans.push_back(candidate);
-    names += std::string(groth16::gpu::to_string(candidate)) + ", ";
+  for (auto candidate : offered) names += std::string(groth16::gpu::to_string(candidate)) + ", ";
+  const auto bad = [&](const std::string& item) {
+    return std::invalid_argument("CUZK_GPU_PLAN: '" + item + "' is not one of " + names +
+                                 "all (each may end in @<GiB>, a cap for that plan)");
+  };
+  std::vector<PlanRun> runs;
+  std::string list = env;
+  for (std::size_t start = 0; start <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    const std::string item = list.substr(start, comma - start);
+    start = comma + 1;
+    const std::size_t at = item.find('@');
+    const std::string name = item.substr(0, at);
+    std::optional<double> cap;
+    if (at != std::string::npos) {
+      try {
+        cap = std::stod(item.substr(at + 1));
+      } catch (const std::exception&) {
+        throw bad(item);
+      }
+      if (!(*cap > 0)) throw bad(item);
+    }
+    const std::size_t before = runs.size();
+    for (auto candidate : offered)
+      if (name == "all" || name == groth16::gpu::to_string(candidate)) runs.push_back({candidate, cap});
+    if (runs.size() == before) throw bad(item);
   }
-  if (plans.empty()) throw std::invalid_argument("CUZK_GPU_PLAN must be one of " + names + "or all");
-  return plans;
+  return runs;
 }
+
+// Sets a run's own cap for its lifetime and puts the process-wide policy back after.
+class ScopedPlanCap {
+ public:
+  explicit ScopedPlanCap(const PlanRun& run) : saved_(cuda::vram_policy()) {
+    if (!run.cap_gib) return;
+    cuda::set_vram_policy({gib_to_bytes(*run.cap_gib), saved_.margin});
+    std::printf("VRAM limit %.1f GiB for this plan (margin 512 MiB)\n", *run.cap_gib);
+  }
+  ~ScopedPlanCap() { cuda::set_vram_policy(saved_); }
+  ScopedPlanCap(const ScopedPlanCap&) = delete;
+  ScopedPlanCap& operator=(const ScopedPlanCap&) = delete;
+
+ private:
+  cuda::VramPolicy saved_;
+};
 
 }  // namespace cuzk::bench

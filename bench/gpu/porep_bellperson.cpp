@@ -34,6 +34,7 @@ namespace bp = groth16::bellperson;
 void prove_with_plan(const io::bellperson::Params& params, const bp::Assignment& w,
                      const std::vector<bp::Fr>& pub, std::optional<groth16::gpu::Plan> plan, int log_domain,
                      int reps, cudaStream_t stream) {
+  const cuda::ThreadVramPeak peak;  // this plan's own: the key and the proofs allocate on this thread
   const auto tk = std::chrono::steady_clock::now();
   const bp::gpu::ResidentKey key(params, stream, plan);
   const double key_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - tk).count();
@@ -59,7 +60,7 @@ void prove_with_plan(const io::bellperson::Params& params, const bp::Assignment&
     std::sort(v.begin(), v.end());
     std::printf(" %s=%.1f", name.c_str(), v[v.size() / 2]);
   }
-  std::printf(" vram_peak_mib=%zu\n", cuda::vram_usage(0).peak >> 20);
+  std::printf(" vram_peak_mib=%zu\n", peak.bytes() >> 20);
   std::fflush(stdout);
 }
 
@@ -82,7 +83,9 @@ void bench_gpu_porep_bellperson(int log_domain, int reps, cudaStream_t stream) {
   std::printf("assignment synthesized at %.1f s\n", secs());
   apply_vram_limit_from_env();
   const std::vector<bp::Fr> pub(w.inputs.begin() + 1, w.inputs.end());
-  for (const auto& plan : plans_from_env({groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed})) {
+  for (const auto& run : plans_from_env({groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed})) {
+    const auto& plan = run.plan;
+    const ScopedPlanCap cap(run);
     try {
       prove_with_plan(params, w, pub, plan, log_domain, reps, stream);
     } catch (const cuda::CudaError& e) {  // e.g. resident under CUZK_VRAM_LIMIT_GIB: the next plan still runs

@@ -101,9 +101,11 @@ void bench_gpu_porep(int log_domain, int reps, cudaStream_t stream) {
   g.system = {};  // the key has the A and B coefficients; C is not needed to prove
   std::printf("setup done at %.1f s\n", secs());
   apply_vram_limit_from_env();
-  for (const auto& plan : plans_from_env(
+  for (const auto& run : plans_from_env(
            {groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed, groth16::gpu::Plan::kLean})) {
-    const groth16::gpu::ResidentKey<Curve> key(pk, stream, plan);
+    const ScopedPlanCap cap(run);
+    const cuda::ThreadVramPeak peak;  // this plan's own: the key and the proofs allocate on this thread
+    const groth16::gpu::ResidentKey<Curve> key(pk, stream, run.plan);
     std::printf("key on the GPU (plan %s) at %.1f s\n", groth16::gpu::to_string(key.plan()), secs());
     std::map<std::string, std::vector<double>> stages;
     std::vector<double> totals;
@@ -122,7 +124,7 @@ void bench_gpu_porep(int log_domain, int reps, cudaStream_t stream) {
     std::printf("| porep partition (%s) | 2^%d | %.1f ms | %s |", groth16::gpu::to_string(key.plan()),
                 log_domain, median(totals), ok ? "verified" : "INVALID");
     for (const auto& [name, v] : stages) std::printf(" %s=%.1f", name.c_str(), median(v));
-    std::printf(" vram_peak_mib=%zu\n", cuda::vram_usage(0).peak >> 20);
+    std::printf(" vram_peak_mib=%zu\n", peak.bytes() >> 20);
     std::fflush(stdout);
   }
 }
