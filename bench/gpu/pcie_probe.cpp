@@ -1,8 +1,10 @@
 // cuzk-bench pcie [GIB]: host-to-device upload rates on this machine, for the inputs a proof uploads in its
 // GPU region (a, b, c of a bellperson partition: 12.9 GB at 32 GiB PoRep, from the caller's pageable
 // memory through the C ABI or when the pinned pool cannot take them):
-//   pageable, one stream (what the prover does now), and split over 2, 4 and 8 threads with a stream each
-//   (the driver stages pageable copies through its own pinned buffers, a CPU copy per chunk);
+//   pageable, one stream (what the prover did before StagedUpload), and split over 2, 4 and 8 threads with a
+//   stream each (the driver stages pageable copies through its own pinned buffers, a CPU copy per chunk);
+//   through cuda::StagedUpload (two page-locked buffers, filled on all cores while the other goes up: what
+//   the provers do now), first with its buffers' page-locking, then again;
 //   cudaHostRegister of the caller's buffer (its cost), then one upload from it, and the unregister;
 //   a host copy into a pinned buffer, then one upload from it (the pinned pool's path, copy and upload).
 // Every rate is GB/s of the GIB gibibytes (default 4) moved; the device copy is checked against the host
@@ -21,9 +23,10 @@
 
 #include "cuda/device_buffer.hpp"
 #include "cuda/host_registration.hpp"
+#include "cuda/parallel_copy.hpp"
 #include "cuda/pinned_buffer.hpp"
+#include "cuda/staged_upload.hpp"
 #include "cuda/stream.hpp"
-#include "engine/parallel_copy.hpp"
 
 namespace cuzk::bench {
 namespace {
@@ -81,6 +84,15 @@ int probe(int argc, char** argv) {
   for (unsigned threads : {1u, 2u, 4u, 8u})
     report(("pageable, " + std::to_string(threads) + " thread(s)").c_str(),
            upload_split(host.data(), device, n, threads));
+  for (int round = 0; round < 2; ++round) {  // the first round page-locks the process's staging buffers
+    cuda::Stream stream;
+    const auto t0 = Clock::now();
+    {
+      cuda::StagedUpload up;
+      up.upload(device, host.data(), n, stream.get());
+    }  // waits for the copies
+    report(round == 0 ? "pageable via StagedUpload (first)" : "pageable via StagedUpload", seconds_since(t0));
+  }
   {
     auto t0 = Clock::now();
     cuda::HostRegistration pin{std::span<const std::uint64_t>(host)};
@@ -98,7 +110,7 @@ int probe(int argc, char** argv) {
   {
     cuda::PinnedBuffer<std::uint64_t> pinned(n);
     auto t0 = Clock::now();
-    engine::parallel_copy(pinned.data(), host.data(), n * sizeof(std::uint64_t));
+    cuda::parallel_copy(pinned.data(), host.data(), n * sizeof(std::uint64_t));
     const double copy = seconds_since(t0);
     std::printf("| %-40s | %6.2f GB | %8.1f ms | %6.1f GB/s |\n", "host copy into pinned (all cores)", gb,
                 copy * 1e3, gb / copy);

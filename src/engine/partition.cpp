@@ -10,9 +10,9 @@
 #include <span>
 #include <sstream>
 
+#include "cuda/parallel_copy.hpp"
 #include "engine/engine.hpp"
 #include "engine/engine_state.hpp"
-#include "engine/parallel_copy.hpp"
 #include "engine/worker_process.hpp"
 #include "ff/random.hpp"
 #include "groth16/bellperson.hpp"
@@ -201,7 +201,7 @@ std::unique_ptr<Prestaged<Fr>> prestage(cuda::PinnedPool& pool, StagingArea& are
   if (!lease) return nullptr;
   std::size_t at = 0;
   for (const auto& part : parts) {
-    parallel_copy(lease.data() + at, part.data(), part.size_bytes());
+    cuda::parallel_copy(lease.data() + at, part.data(), part.size_bytes());
     at += part.size_bytes();
   }
   // Declared before the lock, so destroyed after it is released: a Prestaged unlists itself under that

@@ -7,6 +7,7 @@
 #include "cuda/event.hpp"
 #include "cuda/fault_injection.hpp"
 #include "cuda/host_registry.hpp"
+#include "cuda/staged_upload.hpp"
 #include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
 #include "ec/bls12_381.hpp"
@@ -252,7 +253,7 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const ResidentKey<Curve>& key,
   cuda::DeviceBuffer<Plain> w(pk.n_vars);
   {
     StageTimer t(timings, "abc");
-    if (!staged) wm.upload(witness.data(), witness.size(), stream);
+    if (!staged) cuda::StagedUpload().upload(wm, witness.data(), witness.size(), stream);
     if (k.host_rows)
       abc_streamed<Fr>(*k.host_rows, k.row_start.data(), n, k.row_chunk, wm.data(), a.data(), b.data(),
                        c.data(), stream);

@@ -18,6 +18,7 @@
 #include "cuda/host_registration.hpp"
 #include "cuda/host_registry.hpp"
 #include "cuda/pinned_buffer.hpp"
+#include "cuda/staged_upload.hpp"
 #include "cuda/stream.hpp"
 
 namespace cuzk::cuda {
@@ -369,6 +370,53 @@ TEST_F(CudaRuntime, HostRegistrySharesOneRegistrationPerRangeAndUnlocksWithTheLa
   }
   EXPECT_FALSE(page_locked(data.data()));
   EXPECT_EQ(registry.registered_bytes(), before);
+}
+
+// StagedUpload against the bytes it was given: below the direct-copy size, one buffer, several buffers and a
+// partial last one, into an offset of a larger buffer (nothing written around it); the host bytes may change
+// as soon as copy() returns; a page-locked source goes straight up; the staging buffers are reused.
+TEST_F(CudaRuntime, StagedUploadCopiesExactlyAndReusesItsBuffers) {
+  constexpr std::size_t kWord = sizeof(std::uint32_t);
+  const std::size_t per_buffer = StagedUpload::kBufferBytes / kWord;
+  const std::uint64_t seed = fresh_seed();
+  Stream stream;
+  std::size_t cached = 0;
+  for (const std::size_t n : {std::size_t(0), std::size_t(1000), StagedUpload::kDirectBelow / kWord + 7,
+                              per_buffer, 2 * per_buffer + 12345}) {
+    const auto original = random_nonzero(n, seed + n);
+    std::vector<std::uint32_t> host = original, back(n + 2, 0);
+    DeviceBuffer<std::uint32_t> buf(n + 2);
+    buf.memset_async(0xAB, stream.get());
+    StagedUpload up;
+    up.upload(buf, host.data(), n, stream.get(), 1);
+    EXPECT_TRUE(up.staged());
+    std::fill(host.begin(), host.end(), 0u);  // copy() has read them: the device must still get the originals
+    buf.download(back.data(), n + 2, stream.get());
+    stream.synchronize();
+    EXPECT_TRUE(std::equal(original.begin(), original.end(), back.begin() + 1)) << n;
+    EXPECT_EQ(back.front(), 0xABABABABu) << n;
+    EXPECT_EQ(back.back(), 0xABABABABu) << n;
+    if (n * kWord >= StagedUpload::kDirectBelow) {
+      if (cached == 0) cached = StagedUpload::cached_bytes();
+      EXPECT_GE(cached, 2 * StagedUpload::kBufferBytes);
+      EXPECT_EQ(StagedUpload::cached_bytes(), cached) << "a later upload took new buffers instead of reusing";
+    }
+  }
+  // A page-locked source is copied directly (no staging), with the same result.
+  const std::size_t n = per_buffer + 99;
+  const auto original = random_nonzero(n, seed + 1);
+  PinnedBuffer<std::uint32_t> pinned(n);
+  std::copy(original.begin(), original.end(), pinned.begin());
+  DeviceBuffer<std::uint32_t> buf(n);
+  std::vector<std::uint32_t> back(n, 0);
+  {
+    StagedUpload up;
+    up.upload(buf, pinned.data(), n, stream.get());
+    buf.download(back.data(), n, stream.get());
+    stream.synchronize();
+  }
+  EXPECT_EQ(back, original);
+  EXPECT_THROW(StagedUpload().upload(buf, pinned.data(), n + 1, stream.get()), std::out_of_range);
 }
 
 }  // namespace

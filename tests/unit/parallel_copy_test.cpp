@@ -1,4 +1,6 @@
 // parallel_copy against the bytes it was given: sizes below, at and across its block boundaries.
+#include "cuda/parallel_copy.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -6,9 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "engine/parallel_copy.hpp"
-
-namespace cuzk::engine {
+namespace cuzk::cuda {
 namespace {
 
 TEST(ParallelCopy, CopiesEveryByteAcrossBlocks) {
@@ -26,4 +26,4 @@ TEST(ParallelCopy, CopiesEveryByteAcrossBlocks) {
 }
 
 }  // namespace
-}  // namespace cuzk::engine
+}  // namespace cuzk::cuda

@@ -1,6 +1,7 @@
-// A large host-to-host copy split over the cores: pre-staging copies a partition's input into a pinned
-// buffer in the worker's thread before its GPU region (12.9 GB of a, b, c for a 32 GiB PoRep partition:
-// seconds on one core, which two workers per GPU cannot hide behind a ~3 s GPU region).
+// A large host-to-host copy split over the cores, for filling page-locked buffers: pre-staging copies a
+// partition's input into a pinned lease before its GPU region (12.9 GB of a, b, c for a 32 GiB PoRep
+// partition: seconds on one core, which two workers per GPU cannot hide behind a ~3 s GPU region), and
+// StagedUpload fills its staging buffers (11.5 GB/s on one core of the H200 host, 51 GB/s on all 16).
 #pragma once
 
 #include <tbb/parallel_for.h>
@@ -9,7 +10,7 @@
 #include <cstddef>
 #include <cstring>
 
-namespace cuzk::engine {
+namespace cuzk::cuda {
 
 inline void parallel_copy(void* dst, const void* src, std::size_t bytes,
                           std::size_t block = std::size_t(16) << 20) {
@@ -26,4 +27,4 @@ inline void parallel_copy(void* dst, const void* src, std::size_t bytes,
   });
 }
 
-}  // namespace cuzk::engine
+}  // namespace cuzk::cuda
