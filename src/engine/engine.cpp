@@ -21,6 +21,7 @@
 #include "cuda/fault_injection.hpp"
 #include "cuda/host_registry.hpp"
 #include "cuda/pinned_pool.hpp"
+#include "cuda/staged_upload.hpp"
 #include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
 #include "groth16/gpu_prover.hpp"
@@ -565,6 +566,7 @@ EngineStatus Engine::status(bool with_jobs) const {
     s.pinned_budget += ws.pinned_budget;
     s.pinned_pool_bytes += ws.pinned_pool_bytes;
     s.pinned_pool_budget += ws.pinned_pool_budget;
+    s.pinned_staging_bytes += ws.pinned_staging_bytes;
   }
   // A key prepared on any GPU, this process's or a worker's, puts its circuit in the gpu tier.
   for (const auto& d : s.devices)
@@ -590,6 +592,7 @@ EngineStatus Engine::status(bool with_jobs) const {
     s.pinned_pool_bytes = ps.held;
     s.pinned_pool_budget = ps.budget;
   }
+  s.pinned_staging_bytes += cuda::StagedUpload::cached_bytes();
 #endif
   s.partitions_by_plan = partitions_by_plan_;
   s.partitions_by_prestage = partitions_by_prestage_;

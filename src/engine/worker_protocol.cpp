@@ -92,7 +92,9 @@ void encode_status(Writer& w, const EngineStatus& s) {
   }
   const auto& f = s.faults;
   for (std::uint64_t v : {f.out_of_memory, f.context_lost, f.self_check, f.retries, f.vram_leaks}) w.u64(v);
-  for (std::size_t v : {s.pinned_bytes, s.pinned_budget, s.pinned_pool_bytes, s.pinned_pool_budget}) w.u64(v);
+  for (std::size_t v :
+       {s.pinned_bytes, s.pinned_budget, s.pinned_pool_bytes, s.pinned_pool_budget, s.pinned_staging_bytes})
+    w.u64(v);
 }
 
 EngineStatus decode_status(Reader& r) {
@@ -116,7 +118,8 @@ EngineStatus decode_status(Reader& r) {
   auto& f = s.faults;
   for (std::uint64_t* v : {&f.out_of_memory, &f.context_lost, &f.self_check, &f.retries, &f.vram_leaks})
     *v = r.u64();
-  for (std::size_t* v : {&s.pinned_bytes, &s.pinned_budget, &s.pinned_pool_bytes, &s.pinned_pool_budget})
+  for (std::size_t* v : {&s.pinned_bytes, &s.pinned_budget, &s.pinned_pool_bytes, &s.pinned_pool_budget,
+                         &s.pinned_staging_bytes})
     *v = r.u64();
   return s;
 }

@@ -50,7 +50,8 @@ Metrics::Metrics()
           prometheus::BuildGauge()
               .Name("cuzk_repository_bytes")
               .Help(
-                  "Host memory of loaded proving keys and the budget; page-locked key memory and its budget")
+                  "Host memory of loaded proving keys and the budget; page-locked key memory and its budget; "
+                  "the page-locked witness pool and upload staging buffers")
               .Register(*registry_)),
       circuit_loaded_(
           prometheus::BuildGauge()
@@ -135,6 +136,7 @@ std::string Metrics::render(const engine::EngineStatus& s) {
   repository_bytes_.Add({{"kind", "pinned"}}).Set(static_cast<double>(s.pinned_bytes));
   repository_bytes_.Add({{"kind", "pinned_budget"}}).Set(static_cast<double>(s.pinned_budget));
   repository_bytes_.Add({{"kind", "pinned_witness_pool"}}).Set(static_cast<double>(s.pinned_pool_bytes));
+  repository_bytes_.Add({{"kind", "pinned_staging"}}).Set(static_cast<double>(s.pinned_staging_bytes));
   for (const auto& c : s.circuits)
     for (auto t : {engine::Tier::kGpu, engine::Tier::kPinned, engine::Tier::kHost, engine::Tier::kMapped,
                    engine::Tier::kDisk})

@@ -39,6 +39,7 @@ Reply sample_reply() {
   s.faults.out_of_memory = 4;
   s.faults.context_lost = 5;
   s.pinned_pool_bytes = 77;
+  s.pinned_staging_bytes = 128;
   p.status = s;
   p.already = true;
   p.ms = 12.5;
@@ -77,6 +78,7 @@ TEST(WorkerProtocol, RequestsAndRepliesSurviveTheWire) {
   EXPECT_TRUE(r.status->devices[0].lost);
   EXPECT_EQ(r.status->faults.context_lost, 5u);
   EXPECT_EQ(r.status->pinned_pool_bytes, 77u);
+  EXPECT_EQ(r.status->pinned_staging_bytes, 128u);
   EXPECT_TRUE(r.already);
   EXPECT_EQ(r.bytes, 999u);
   EXPECT_EQ(r.holding, 2);
