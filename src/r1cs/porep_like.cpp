@@ -87,10 +87,47 @@ PorepLike<Fr> porep_like(unsigned log_domain, std::uint64_t seed, std::size_t wi
     }
   }
 
+  // Rows that repeat earlier gates (the real circuit has more rows than aux variables), drawn now, in the
+  // same order of draws, so that the matrices are sized once: grown entry by entry, their reallocations and
+  // page faults took a third of the generation.
+  std::vector<std::uint32_t> repeats;
+  const std::uint64_t base_rows = s.booleans + gates.size() + P;
+  for (std::uint64_t r = base_rows; r < s.constraints && !gates.empty(); ++r)
+    repeats.push_back(static_cast<std::uint32_t>(rng() % gates.size()));
+  struct Entries {
+    std::uint64_t a = 0, b = 0, c = 0;
+  };
+  auto entries_of = [](Kind k) -> Entries {
+    switch (k) {
+      case Kind::kXor:
+        return {1, 1, 3};
+      case Kind::kAnd:
+        return {1, 1, 1};
+      case Kind::kSum8:
+        return {8, 1, 3};
+      case Kind::kDense:
+        return {2, 1, 3};
+    }
+    return {};
+  };
+  Entries total{s.booleans + P, s.booleans + P, s.booleans + P};  // b·b = b and d·1 = public: one each
+  auto count = [&](const Gate& g) {
+    const Entries e = entries_of(g.kind);
+    total.a += e.a, total.b += e.b, total.c += e.c;
+  };
+  for (const Gate& g : gates) count(g);
+  for (std::uint32_t k : repeats) count(gates[k]);
+
   PorepLike<Fr> out;
   auto& sys = out.system;
   sys.n_vars = n_vars;
   sys.n_public = P;
+  const std::size_t rows = base_rows + repeats.size();
+  for (auto [m, n] : {std::pair{&sys.a, total.a}, std::pair{&sys.b, total.b}, std::pair{&sys.c, total.c}}) {
+    m->row_start.reserve(rows + 1);
+    m->col.reserve(n);
+    m->val.reserve(n);
+  }
   const Fr one = Fr::one(), two = Fr::from_u64(2), minus_one = -Fr::one();
   std::array<Fr, 8> pow2;
   for (unsigned i = 0; i < 8; ++i) pow2[i] = Fr::from_u64(1u << i);
@@ -146,10 +183,7 @@ PorepLike<Fr> porep_like(unsigned log_domain, std::uint64_t seed, std::size_t wi
   for (std::uint32_t p = 0; p < P; ++p)  // public p = the p-th last derived value: d·1 = public
     row([&](Csr<Fr>& m) { m.add(n_vars - 1 - p, one); }, [&](Csr<Fr>& m) { m.add(0, one); },
         [&](Csr<Fr>& m) { m.add(1 + p, one); });
-  // Rows that repeat earlier gates (the real circuit has more rows than aux variables).
-  const std::uint64_t rows_so_far = sys.a.rows();
-  for (std::uint64_t r = rows_so_far; r < s.constraints && !gates.empty(); ++r)
-    gate_row(gates[rng() % gates.size()]);
+  for (std::uint32_t k : repeats) gate_row(gates[k]);
 
   // Witnesses are independent: made in parallel (each one's gates run in order, as they depend on each
   // other).
@@ -160,7 +194,18 @@ PorepLike<Fr> porep_like(unsigned log_domain, std::uint64_t seed, std::size_t wi
     w[0] = one;
     for (std::uint32_t b = bool0; b < dense0; ++b) w[b] = vr() & 1 ? one : Fr::zero();
     for (std::uint32_t d = dense0; d < derived0; ++d) w[d] = ff::random_element<Fr>(vr);
-    for (const Gate& g : gates) {
+    // The gates run in order (each may use the one before's output), and their other operands are random
+    // booleans: a cache miss each at PoRep scale (a 4 GB witness), so they are prefetched a few gates ahead.
+    constexpr std::size_t kAhead = 48;
+    for (std::size_t k = 0; k < gates.size(); ++k) {
+      if (k + kAhead < gates.size()) {
+        const Gate& next = gates[k + kAhead];
+        for (std::uint32_t v : {next.y, next.e, next.e2, next.x[0]}) __builtin_prefetch(&w[v]);
+        if (next.kind == Kind::kSum8)
+          for (unsigned i = 1; i < 8; ++i) __builtin_prefetch(&w[next.x[i]]);
+        if (next.kind == Kind::kDense) __builtin_prefetch(&w[next.dense]);
+      }
+      const Gate& g = gates[k];
       switch (g.kind) {
         case Kind::kXor:
           w[g.out] = w[g.x[0]] + w[g.y] - two * w[g.x[0]] * w[g.y];
