@@ -34,10 +34,11 @@ struct CsrSystem {
   Csr<Fr> a, b, c;
 };
 
-// y = M·w. Throws std::invalid_argument when a column is outside w.
+// y = M·w, followed by `extra` zeros (room for rows the caller appends: resizing a 4 GB vector after the
+// fact copies it). Throws std::invalid_argument when a column is outside w.
 template <class Fr>
-std::vector<Fr> spmv(const Csr<Fr>& m, const std::vector<Fr>& w) {
-  std::vector<Fr> y(m.rows());
+std::vector<Fr> spmv(const Csr<Fr>& m, const std::vector<Fr>& w, std::size_t extra = 0) {
+  std::vector<Fr> y(m.rows() + extra);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, m.rows(), 4096), [&](const auto& range) {
     for (std::size_t r = range.begin(); r != range.end(); ++r) {
       Fr acc = Fr::zero();
