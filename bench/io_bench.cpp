@@ -1,6 +1,7 @@
 // Reading the big files a proof starts from, on the CPU: a bellperson .params key and a binary assignment
 // (Filecoin's flow) and a snarkjs .zkey, each for a PoRep-shaped circuit of 2^K constraints written once per
-// process to a temporary folder: `cuzk-bench --benchmark_filter=io/`. Bytes per second are the file's.
+// process to a temporary folder; and writing the .params key (what the PoRep benchmark's test-only setup
+// does at every size): `cuzk-bench --benchmark_filter=io/`. Bytes per second are the file's.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -67,8 +68,23 @@ void BM_ReadZkey(benchmark::State& state) {
             [](const std::string& p) { return io::read_zkey<Bls12_381>(p); });
 }
 
+void BM_WriteParams(benchmark::State& state) {
+  const auto& f = files(static_cast<int>(state.range(0)));
+  const auto params = io::bellperson::read_params(f.params.string());
+  const auto out = f.dir / "written.params";
+  for (auto _ : state) io::bellperson::write_params(out.string(), params);
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * std::filesystem::file_size(out)));
+  std::filesystem::remove(out);
+}
+
 }  // namespace
 
+BENCHMARK(BM_WriteParams)
+    ->Name("io/write_params")
+    ->Arg(20)
+    ->Iterations(3)  // the first write of a file also allocates its pages
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK(BM_ReadParams)->Name("io/read_params")->Arg(20)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_ReadAssignment)
     ->Name("io/read_assignment")

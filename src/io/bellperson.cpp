@@ -1,8 +1,13 @@
 #include "io/bellperson.hpp"
 
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
+#include <algorithm>
 #include <fstream>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "io/error.hpp"
 #include "io/mapped_file.hpp"
@@ -125,16 +130,33 @@ void put_u32(std::ofstream& out, std::uint32_t v) {
 }
 
 template <class P>
+auto encode_uncompressed(const P& p) {
+  if constexpr (std::is_same_v<P, G1>)
+    return zcash::encode_g1_uncompressed(p);
+  else
+    return zcash::encode_g2_uncompressed(p);
+}
+
+// Points encoded in parallel, a chunk at a time, then written in order: a 32 GiB PoRep key has ~460 M
+// points, each leaving Montgomery form on one core before. Chunks of 4,096 points (393 KB of G1): with
+// 2^18-point chunks a fresh file was written slower than point by point on this machine's file system
+// (K = 20: 1,050 against 580 ms; with 4,096, 235 ms).
+template <class P>
 void put_points(std::ofstream& out, const std::vector<P>& v, bool with_count = true) {
   if (with_count) put_u32(out, static_cast<std::uint32_t>(v.size()));
-  for (const P& p : v) {
-    if constexpr (std::is_same_v<P, G1>) {
-      const auto e = zcash::encode_g1_uncompressed(p);
-      out.write(reinterpret_cast<const char*>(e.data()), e.size());
-    } else {
-      const auto e = zcash::encode_g2_uncompressed(p);
-      out.write(reinterpret_cast<const char*>(e.data()), e.size());
-    }
+  constexpr std::size_t kSize = std::tuple_size_v<decltype(encode_uncompressed(std::declval<P>()))>;
+  constexpr std::size_t kChunk = std::size_t(1) << 12;
+  std::vector<std::uint8_t> buffer(std::min(v.size(), kChunk) * kSize);
+  for (std::size_t begin = 0; begin < v.size(); begin += kChunk) {
+    const std::size_t end = std::min(v.size(), begin + kChunk);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(begin, end, 512), [&](const auto& range) {
+      for (std::size_t i = range.begin(); i != range.end(); ++i) {
+        const auto e = encode_uncompressed(v[i]);
+        std::copy(e.begin(), e.end(), buffer.begin() + static_cast<std::ptrdiff_t>((i - begin) * kSize));
+      }
+    });
+    out.write(reinterpret_cast<const char*>(buffer.data()),
+              static_cast<std::streamsize>((end - begin) * kSize));
   }
 }
 
