@@ -1,7 +1,7 @@
 // cuzk-bench: Google Benchmark entry point (the benchmarks live in the other files of bench/), plus
 //   cuzk-bench kernels [max_log2] [reps] [field,ntt,g1,g2,prove,porep,bellperson]   GPU kernel table
-//   (bench/gpu/kernels.cpp) cuzk-bench pcie [GIB]       host-to-device upload rates: pageable, split,
-//   registered, pinned (gpu/pcie_probe.cpp) cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>
+//   cuzk-bench pcie [GIB]                                   host-to-device upload rates (gpu/pcie_probe.cpp)
+//   cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>
 //   cuzk-bench gen porep-like --log-domain K [--seed S] [--witnesses N] [--curve C] --out DIR
 //   cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …   daemon client (client/)
 // which writes a synthetic mulchain circuit (circuit.r1cs, witness.wtns) for whole-proof comparisons with

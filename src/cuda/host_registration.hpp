@@ -21,6 +21,15 @@
 
 namespace cuzk::cuda {
 
+// Whether `p` lies in page-locked host memory (registered or pinned), according to CUDA itself rather than
+// to our bookkeeping: the GPU then reads it directly. Never throws.
+inline bool is_page_locked(const void* p) noexcept {
+  cudaPointerAttributes attr{};
+  const bool locked = cudaPointerGetAttributes(&attr, p) == cudaSuccess && attr.type == cudaMemoryTypeHost;
+  (void)cudaGetLastError();  // older runtimes leave an error behind for an unregistered pointer
+  return locked;
+}
+
 class HostRegistration {
  public:
   HostRegistration() noexcept = default;

@@ -41,11 +41,7 @@ std::size_t HostRegistry::restore_after_reset() {
   std::size_t restored = 0;
   for (auto& [start, e] : ranges_) {
     void* ptr = reinterpret_cast<void*>(start);
-    cudaPointerAttributes attr{};
-    const bool still_locked =
-        cudaPointerGetAttributes(&attr, ptr) == cudaSuccess && attr.type == cudaMemoryTypeHost;
-    (void)cudaGetLastError();  // an unregistered pointer may leave an error behind on older runtimes
-    if (still_locked) continue;
+    if (is_page_locked(ptr)) continue;
     e.registration.abandon();
     try {
       e.registration = HostRegistration(ptr, e.bytes, e.flags);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "cuda/error.hpp"
+#include "cuda/host_registration.hpp"
 #include "cuda/host_registry.hpp"
 #include "cuda/parallel_copy.hpp"
 
@@ -66,14 +67,6 @@ class StagingCache {
   std::vector<std::unique_ptr<detail::StagingBuffer>> idle_;
   std::size_t held_ = 0;
 };
-
-// Whether `p` is in page-locked memory (a registered key, a pinned lease): the GPU reads it directly.
-bool is_page_locked(const void* p) {
-  cudaPointerAttributes attr{};
-  const bool locked = cudaPointerGetAttributes(&attr, p) == cudaSuccess && attr.type == cudaMemoryTypeHost;
-  (void)cudaGetLastError();  // older runtimes leave an error behind for an unregistered pointer
-  return locked;
-}
 
 }  // namespace
 

@@ -335,14 +335,6 @@ TEST_F(CudaRuntime, HostRegistrationRoundTrip) {
   EXPECT_NO_THROW(HostRegistration again(in.data(), in.size() * sizeof(std::uint32_t)));
 }
 
-// Page-locked according to CUDA itself, not to our bookkeeping.
-bool page_locked(const void* p) {
-  cudaPointerAttributes a{};
-  const bool locked = cudaPointerGetAttributes(&a, p) == cudaSuccess && a.type == cudaMemoryTypeHost;
-  cudaGetLastError();  // a plain pointer may leave a non-sticky error behind
-  return locked;
-}
-
 TEST_F(CudaRuntime, HostRegistrySharesOneRegistrationPerRangeAndUnlocksWithTheLastHolder) {
   auto& registry = HostRegistry::instance();
   const std::size_t before = registry.registered_bytes();
@@ -355,12 +347,12 @@ TEST_F(CudaRuntime, HostRegistrySharesOneRegistrationPerRangeAndUnlocksWithTheLa
     auto second = registry.pin(data.data(), bytes);  // a worker streaming the same key
     ASSERT_TRUE(first && second);
     EXPECT_EQ(registry.registered_bytes(), before + bytes);
-    EXPECT_TRUE(page_locked(data.data()));
+    EXPECT_TRUE(is_page_locked(data.data()));
     EXPECT_EQ(registry.pin(data.data() + 16, 64), nullptr);    // inside a registered range
     EXPECT_EQ(registry.pin(data.data(), bytes / 2), nullptr);  // same start, different length
     EXPECT_EQ(registry.pin(data.data(), 0), nullptr);
     first.reset();  // one holder gone: still locked for the other
-    EXPECT_TRUE(page_locked(data.data()));
+    EXPECT_TRUE(is_page_locked(data.data()));
     Stream stream;
     DeviceBuffer<std::uint32_t> buf(n);
     buf.upload(data.data(), n, stream.get());
@@ -368,7 +360,7 @@ TEST_F(CudaRuntime, HostRegistrySharesOneRegistrationPerRangeAndUnlocksWithTheLa
     stream.synchronize();
     EXPECT_EQ(back, host);
   }
-  EXPECT_FALSE(page_locked(data.data()));
+  EXPECT_FALSE(is_page_locked(data.data()));
   EXPECT_EQ(registry.registered_bytes(), before);
 }
 
