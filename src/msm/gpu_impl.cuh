@@ -310,17 +310,34 @@ __global__ void fold_kernel(const Xyzz<C>* in, std::size_t n, std::size_t f, Xyz
   out[i] = acc;
 }
 
-// Slice size for Options::max_chunk = 0. Per point and window a slice holds four 32-bit sort arrays,
-// CUB's temporary storage (about as much again) and the head/tail partials of its segments.
+// Device bytes of an MSM's buckets with window c: the buckets and a slice's partials, one XYZZ point each.
 template <class C>
-std::size_t auto_chunk(std::size_t n, std::size_t w) {
-  // What the VRAM policy still allows (its limit and margin), not the raw device free memory: with a
-  // limit set, a capped worker slices its MSMs instead of failing.
-  const std::size_t free_bytes = cuda::vram_available();
-  const double per_point = double(w) * (32.0 + 2.0 * sizeof(Xyzz<C>) / double(kSeg));
+std::size_t bucket_bytes(std::size_t c) {
+  return 2 * window_count(C::Scalar::bits(), c) * (std::size_t(1) << (c - 1)) * sizeof(Xyzz<C>);
+}
+
+// The window for n scalars with buckets of at most a quarter of `available` bytes. The fastest window for a
+// 2^27 split MSM (c = 20) has 2.6 GB of G1 buckets (5.2 GB in G2): more than a 16 GiB card has left beside
+// the scalars, so a capped worker takes a smaller window rather than an out-of-memory failure.
+template <class C>
+std::size_t fitting_window(std::size_t n, std::size_t available) {
+  std::size_t c = choose_gpu_window(n, C::Scalar::bits());
+  while (c > 8 && bucket_bytes<C>(c) > available / 4) --c;
+  return c;
+}
+
+// Slice size for Options::max_chunk = 0, from `available` bytes (what the VRAM policy still allows: its limit
+// and margin, not the raw device free memory, so a capped worker slices its MSMs instead of failing) less the
+// buckets of window c. Per entry and window a slice holds four 32-bit sort arrays, CUB's temporary storage
+// (about as much again) and the head/tail partials of its segments; per point, `point_bytes` more (the two
+// upload buffers of streamed points).
+template <class C>
+std::size_t auto_chunk(std::size_t n, std::size_t c, std::size_t available, std::size_t point_bytes = 0) {
+  const std::size_t w = window_count(C::Scalar::bits(), c), buckets = bucket_bytes<C>(c);
+  const double budget = double(available > buckets ? available - buckets : 0) / 3.0;
+  const double per_point = double(w) * (32.0 + 2.0 * sizeof(Xyzz<C>) / double(kSeg)) + double(point_bytes);
   std::size_t chunk = std::size_t(1) << 20;
-  while (chunk < n && chunk < (std::size_t(1) << 26) && double(2 * chunk) * per_point <= free_bytes / 3.0)
-    chunk *= 2;
+  while (chunk < n && chunk < (std::size_t(1) << 26) && double(2 * chunk) * per_point <= budget) chunk *= 2;
   return std::min(n, chunk);
 }
 
@@ -544,23 +561,32 @@ template <class C, std::size_t N>
 ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_scalars, std::size_t n,
                           cudaStream_t stream, const std::uint32_t* d_index, Options opt) {
   if (n == 0) return ec::Jacobian<C>::infinity();
-  const std::size_t c = opt.window_bits ? opt.window_bits : choose_gpu_window(n, C::Scalar::bits());
-  const std::size_t w = window_count(C::Scalar::bits(), c);
-  const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : auto_chunk<C>(n, w);
+  const std::size_t available = cuda::vram_available();
+  const std::size_t c = opt.window_bits ? opt.window_bits : fitting_window<C>(n, available);
+  const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : auto_chunk<C>(n, c, available);
   opt.window_bits = c;
   return pippenger_impl<C, N>(ResidentPoints<C>{d_points}, d_scalars, even_slices(n, chunk), stream, d_index,
                               opt);
 }
 
+namespace {
+
+// Slice size for streamed points: two upload buffers of a slice's points come on top of the sort arrays, and
+// slices of at most 2^24 keep them to a few GiB.
+template <class C>
+std::size_t streamed_chunk(std::size_t n, std::size_t c) {
+  return std::min(auto_chunk<C>(n, c, cuda::vram_available(), 2 * sizeof(ec::Affine<C>)), std::size_t(1)
+                                                                                              << 24);
+}
+
+}  // namespace
+
 template <class C, std::size_t N>
 ec::Jacobian<C> pippenger_streamed(const ec::Affine<C>* h_points, const ff::BigInt<N>* d_scalars,
                                    std::size_t n, cudaStream_t stream, Options opt) {
   if (n == 0) return ec::Jacobian<C>::infinity();
-  const std::size_t c = opt.window_bits ? opt.window_bits : choose_gpu_window(n, C::Scalar::bits());
-  const std::size_t w = window_count(C::Scalar::bits(), c);
-  // Two point buffers come on top of the sort arrays: slices of at most 2^24 keep them to a few GiB.
-  const std::size_t chunk =
-      opt.max_chunk ? std::min(n, opt.max_chunk) : std::min(auto_chunk<C>(n, w), std::size_t(1) << 24);
+  const std::size_t c = opt.window_bits ? opt.window_bits : fitting_window<C>(n, cuda::vram_available());
+  const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : streamed_chunk<C>(n, c);
   opt.window_bits = c;
   StreamedPoints<C> points(h_points, chunk);
   return pippenger_impl<C, N>(points, d_scalars, even_slices(n, chunk), stream, nullptr, opt);
@@ -639,11 +665,9 @@ ec::Jacobian<C> split_streamed(const ec::Affine<C>* h_points, std::size_t n_poin
   if (n_points == 0 || n_ones + n_others == 0) return ec::Jacobian<C>::infinity();
   const std::size_t c = opt.window_bits
                             ? opt.window_bits
-                            : choose_gpu_window(std::max<std::size_t>(n_others, 1), C::Scalar::bits());
-  const std::size_t w = window_count(C::Scalar::bits(), c);
+                            : fitting_window<C>(std::max<std::size_t>(n_others, 1), cuda::vram_available());
   // Point slices as pippenger_streamed's (each holds at most as many of the others as it has points).
-  const std::size_t step = opt.max_chunk ? std::min(n_points, opt.max_chunk)
-                                         : std::min(auto_chunk<C>(n_points, w), std::size_t(1) << 24);
+  const std::size_t step = opt.max_chunk ? std::min(n_points, opt.max_chunk) : streamed_chunk<C>(n_points, c);
   const std::size_t count = (n_points + step - 1) / step;
   const auto others_at = slice_bounds(d_others, n_others, step, count, stream);
   std::vector<Slice> slices;

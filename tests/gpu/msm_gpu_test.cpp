@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cuda/host_registration.hpp"
+#include "cuda/vram.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
 #include "gpu/gpu_test_util.hpp"
@@ -176,6 +177,37 @@ TYPED_TEST(MsmGpuTest, StreamedSplitMatchesCpu) {
       << "others alone";
   cuda::HostRegistration pinned(std::span(c.points));
   EXPECT_EQ(run(c, {0, 1500}), expect) << "registered";
+}
+
+// Under a tight VRAM limit the window shrinks to what fits: with 2^18 others the fastest window (c = 12) has
+// 17 MB of BLS12-381 buckets, more than the whole limit here; the MSM must still run, and agree with the CPU.
+TYPED_TEST(MsmGpuTest, StreamedSplitFitsATightVramLimit) {
+  CUZK_REQUIRE_GPU();
+  using Cfg = TypeParam;
+  const std::size_t n = std::size_t(1) << 18;
+  const auto c = make_case<Cfg>(n, 2718);
+  std::vector<std::uint32_t> ones, others;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (c.scalars[i] == Cfg::Scalar::one().to_int())
+      ones.push_back(i);
+    else if (c.scalars[i] != Cfg::Scalar::zero().to_int())
+      others.push_back(i);
+  }
+  auto ds = test::to_device(c.scalars);
+  auto d_ones = test::to_device(ones);
+  auto d_others = test::to_device(others);
+  const auto saved = cuda::vram_policy();
+  cuda::set_vram_policy({cuda::vram_usage(0).in_use + (std::size_t(16) << 20), 0});
+  ec::Jacobian<Cfg> got;
+  try {
+    got = msm::gpu::split_streamed<Cfg>(c.points.data(), n, ds.data(), d_ones.data(), ones.size(),
+                                        d_others.data(), others.size(), nullptr, {0, std::size_t(1) << 13});
+  } catch (...) {
+    cuda::set_vram_policy(saved);
+    throw;
+  }
+  cuda::set_vram_policy(saved);
+  EXPECT_EQ(got, msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n));
 }
 
 }  // namespace
