@@ -18,13 +18,20 @@ gpu::Footprint gpu_footprint(const io::bellperson::Params& params) {
   const std::size_t plain = sizeof(Fr);  // a plain scalar has the size of a Montgomery one
   const std::size_t h_stage = 2 * m * sizeof(Fr) + std::min(m, kAbcChunk) * sizeof(Fr);
   const std::size_t workspace = gpu::msm_workspace(std::max(m, n.l));
-  // Streamed points: the MSMs hold the quotient and, one MSM at a time, the largest other scalar vector.
-  f.proof = std::max(h_stage, m * plain + std::max({n.l, n.a, n.b}) * plain) + workspace;
-  // Resident points: [inputs, aux] goes up during the H MSM, then the witness-side MSMs take the split form:
-  // the A and B queries gathered from it on the device, each classified (two 4-byte positions per value, and
-  // per value being classified two flag bytes beside the one of the gather).
+  // [inputs, aux] goes up during the H MSM, then the witness-side MSMs take the split form: the A and B
+  // queries gathered from it on the device, each classified (two 4-byte positions per value, and per value
+  // being classified two flag bytes beside the one of the gather).
   const std::size_t inputs = params.vk.ic.size(), queries = n.a + n.b;
   const std::size_t h_msm = m * plain + (inputs + n.l) * plain;
+  // Streamed points: one query at a time beside [inputs, aux], and the two point slices a streamed MSM
+  // uploads into (at their smallest, 2^20 G2 points each, fewer when there are fewer points).
+  const std::size_t query = std::max(n.a, n.b), classified = std::max(query, n.l);
+  const std::size_t slice_points = std::min(std::size_t(1) << 20, classified);
+  const std::size_t streamed_split = (inputs + n.l) * plain + query * plain +
+                                     classified * (2 * sizeof(std::uint32_t) + 2) + (inputs + n.l) +
+                                     2 * slice_points * sizeof(io::bellperson::G2);
+  f.proof = std::max({h_stage, h_msm, streamed_split}) + workspace;
+  // Resident points: both queries and the aux values classified at once.
   const std::size_t split_stage = (inputs + n.l + queries) * plain +
                                   (queries + n.l) * 2 * sizeof(std::uint32_t) +
                                   3 * std::max(inputs + n.l, n.a);

@@ -285,12 +285,22 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const ResidentKey<Curve>& key,
   cuda::maybe_inject_sticky_fault(stream);  // tests: poison the context here, as a faulting MSM would
   const Plain* h = reinterpret_cast<const Plain*>(a.data());
   MsmResults<Curve> m;
-  if (!k.points) {  // streamed points: every MSM streams them (dense; zero digits are skipped anyway)
+  if (!k.points) {
+    // Streamed points: the split form too, classified here on the plain witness (before the H stage a, b and
+    // c are on the device, and a small card has no room for the classes beside them), each MSM streaming its
+    // points once. Dense, they sorted every window's digit of every mostly-0/1 witness value.
+    {
+      StageTimer t(timings, "classify");
+      all.emplace(classify(w.data(), pk.n_vars, stream));
+      priv.emplace(classify(w.data() + skip, pk.n_vars - skip, stream));
+    }
     StageTimer t(timings, "msm_streamed");
-    m.a = msm::gpu::pippenger_streamed<G1>(pk.a.data(), w.data(), pk.n_vars, stream);
-    m.b1 = msm::gpu::pippenger_streamed<G1>(pk.b1.data(), w.data(), pk.n_vars, stream);
-    m.b2 = msm::gpu::pippenger_streamed<G2>(pk.b2.data(), w.data(), pk.n_vars, stream);
-    m.c = msm::gpu::pippenger_streamed<G1>(pk.c.data(), w.data() + skip, pk.n_vars - skip, stream);
+    m.a = split_msm_streamed<G1>(pk.a.data(), pk.n_vars, w.data(), *all, stream);
+    m.b1 = split_msm_streamed<G1>(pk.b1.data(), pk.n_vars, w.data(), *all, stream);
+    m.b2 = split_msm_streamed<G2>(pk.b2.data(), pk.n_vars, w.data(), *all, stream);
+    all.reset();
+    m.c = split_msm_streamed<G1>(pk.c.data(), pk.n_vars - skip, w.data() + skip, *priv, stream);
+    priv.reset();
     m.c += msm::gpu::pippenger_streamed<G1>(pk.h.data(), h, n, stream);
     t.finish();
     StageTimer ta(timings, "assemble");

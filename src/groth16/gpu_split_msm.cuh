@@ -49,13 +49,25 @@ struct WitnessClasses {
   std::size_t n_ones = 0, n_others = 0;
 };
 
+// A value's class, in Montgomery form (a field element) or plain (an integer, as the MSMs take it).
 template <class Fr>
-__global__ void flag_classes_kernel(const Fr* w, std::size_t count, std::uint8_t* is_one,
+__device__ bool value_is_one(const Fr& x) {
+  return x.is_one();
+}
+template <std::size_t N>
+__device__ bool value_is_one(const ff::BigInt<N>& x) {
+  bool one = x.v[0] == 1;
+  for (std::size_t i = 1; i < N; ++i) one = one && x.v[i] == 0;
+  return one;
+}
+
+template <class T>
+__global__ void flag_classes_kernel(const T* w, std::size_t count, std::uint8_t* is_one,
                                     std::uint8_t* is_other) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i >= count) return;
-  const Fr x = w[i];
-  const bool one = x.is_one();
+  const T x = w[i];
+  const bool one = value_is_one(x);
   is_one[i] = one;
   is_other[i] = !one && !x.is_zero();
 }
@@ -77,7 +89,8 @@ std::size_t select_flagged(In in, const std::uint8_t* flags, Out* out, std::size
   return n;
 }
 
-// `d_w` in Montgomery form. Waits for the stream: the counts size the MSMs.
+// `d_w` in Montgomery form (field elements) or plain (ff::BigInt). Waits for the stream: the counts size the
+// MSMs.
 template <class Fr>
 WitnessClasses classify(const Fr* d_w, std::size_t count, cudaStream_t stream) {
   WitnessClasses out{cuda::DeviceBuffer<std::uint32_t>(count), cuda::DeviceBuffer<std::uint32_t>(count)};
@@ -111,6 +124,16 @@ ec::Jacobian<Cfg> split_msm(const ec::Affine<Cfg>* d_points, const ff::BigInt<N>
     timings->add_detail("tail_msm", std::chrono::duration<double, std::milli>(t2 - t1).count());
   }
   return acc;
+}
+
+// The same with the key's points in host memory (streamed plans): msm::gpu::split_streamed, the points
+// uploaded once, slice by slice. `d_scalars` plain, one per point.
+template <class Cfg, std::size_t N>
+ec::Jacobian<Cfg> split_msm_streamed(const ec::Affine<Cfg>* h_points, std::size_t n_points,
+                                     const ff::BigInt<N>* d_scalars, const WitnessClasses& classes,
+                                     cudaStream_t stream) {
+  return msm::gpu::split_streamed<Cfg, N>(h_points, n_points, d_scalars, classes.ones.data(), classes.n_ones,
+                                          classes.others.data(), classes.n_others, stream);
 }
 
 }  // namespace cuzk::groth16::gpu

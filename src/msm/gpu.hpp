@@ -44,6 +44,18 @@ template <class C, std::size_t N>
 ec::Jacobian<C> pippenger_streamed(const ec::Affine<C>* h_points, const ff::BigInt<N>* d_scalars,
                                    std::size_t n, cudaStream_t stream, Options opt = {});
 
+// The split form with the points in host memory (streamed bellperson keys): Σ points[ones[k]] +
+// Σ scalars[others[k]]·points[others[k]], the points uploaded slice by slice once for both (a slice's ones
+// batch-added while it is on the device). `ones` and `others`: ascending positions below n_points, in device
+// memory, as groth16::gpu::classify makes them; scalars plain, in device memory, indexed by position. Zeros
+// are in neither list and cost nothing but their points' upload. Register the host range, as for
+// pippenger_streamed.
+template <class C, std::size_t N>
+ec::Jacobian<C> split_streamed(const ec::Affine<C>* h_points, std::size_t n_points,
+                               const ff::BigInt<N>* d_scalars, const std::uint32_t* d_ones,
+                               std::size_t n_ones, const std::uint32_t* d_others, std::size_t n_others,
+                               cudaStream_t stream, Options opt = {});
+
 // Σ points[index[k]] (all points when index is null), in device memory.
 template <class C>
 ec::Jacobian<C> batch_add(const ec::Affine<C>* d_points, std::size_t n, cudaStream_t stream,

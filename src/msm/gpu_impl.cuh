@@ -270,14 +270,34 @@ void weighted_sums(const Xyzz<C>* x, std::size_t m, std::size_t groups, Xyzz<C>*
 }
 
 // Batch addition: each thread sums a strided subset; partials reduced by fold_kernel.
+// Point i is read at points[i - point_offset] (a streamed slice holds the points from point_offset on).
 template <class C>
 __global__ void batch_add_kernel(const ec::Affine<C>* points, const std::uint32_t* index, std::size_t n,
-                                 Xyzz<C>* partial) {
+                                 Xyzz<C>* partial, std::size_t point_offset = 0) {
   std::size_t tid = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   Xyzz<C> acc = Xyzz<C>::infinity();
-  for (std::size_t k = tid; k < n; k += stride) acc = acc.add_affine(points[index ? index[k] : k]);
+  for (std::size_t k = tid; k < n; k += stride)
+    acc = acc.add_affine(points[(index ? index[k] : k) - point_offset]);
   partial[tid] = acc;
+}
+
+// out[b] = the number of entries of the ascending list index[0, n) below b·step (b = 0..bounds-1): where
+// each point slice's entries begin.
+__global__ void slice_bounds_kernel(const std::uint32_t* index, std::size_t n, std::size_t step,
+                                    std::size_t bounds, std::uint64_t* out) {
+  const std::size_t b = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (b >= bounds) return;
+  const std::size_t limit = b * step;
+  std::size_t lo = 0, hi = n;
+  while (lo < hi) {
+    const std::size_t mid = lo + (hi - lo) / 2;
+    if (index[mid] < limit)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  out[b] = lo;
 }
 
 // out[i] = Σ_{j<f} in[i·f + j] (bounded by n)
@@ -290,18 +310,52 @@ __global__ void fold_kernel(const Xyzz<C>* in, std::size_t n, std::size_t f, Xyz
   out[i] = acc;
 }
 
-// Slice size for Options::max_chunk = 0. Per point and window a slice holds four 32-bit sort arrays,
-// CUB's temporary storage (about as much again) and the head/tail partials of its segments.
+// Device bytes of an MSM's buckets with window c: the buckets and a slice's partials, one XYZZ point each.
 template <class C>
-std::size_t auto_chunk(std::size_t n, std::size_t w) {
-  // What the VRAM policy still allows (its limit and margin), not the raw device free memory: with a
-  // limit set, a capped worker slices its MSMs instead of failing.
-  const std::size_t free_bytes = cuda::vram_available();
-  const double per_point = double(w) * (32.0 + 2.0 * sizeof(Xyzz<C>) / double(kSeg));
+std::size_t bucket_bytes(std::size_t c) {
+  return 2 * window_count(C::Scalar::bits(), c) * (std::size_t(1) << (c - 1)) * sizeof(Xyzz<C>);
+}
+
+// The window for n scalars with buckets of at most a quarter of `available` bytes. The fastest window for a
+// 2^27 split MSM (c = 20) has 2.6 GB of G1 buckets (5.2 GB in G2): more than a 16 GiB card has left beside
+// the scalars, so a capped worker takes a smaller window rather than an out-of-memory failure.
+template <class C>
+std::size_t fitting_window(std::size_t n, std::size_t available) {
+  std::size_t c = choose_gpu_window(n, C::Scalar::bits());
+  while (c > 8 && bucket_bytes<C>(c) > available / 4) --c;
+  return c;
+}
+
+// Slice size for Options::max_chunk = 0, from `available` bytes (what the VRAM policy still allows: its limit
+// and margin, not the raw device free memory, so a capped worker slices its MSMs instead of failing) less the
+// buckets of window c. Per entry and window a slice holds four 32-bit sort arrays, CUB's temporary storage
+// (about as much again) and the head/tail partials of its segments; per point, `point_bytes` more (the two
+// upload buffers of streamed points).
+template <class C>
+std::size_t auto_chunk(std::size_t n, std::size_t c, std::size_t available, std::size_t point_bytes = 0) {
+  const std::size_t w = window_count(C::Scalar::bits(), c), buckets = bucket_bytes<C>(c);
+  const double budget = double(available > buckets ? available - buckets : 0) / 3.0;
+  const double per_point = double(w) * (32.0 + 2.0 * sizeof(Xyzz<C>) / double(kSeg)) + double(point_bytes);
   std::size_t chunk = std::size_t(1) << 20;
-  while (chunk < n && chunk < (std::size_t(1) << 26) && double(2 * chunk) * per_point <= free_bytes / 3.0)
-    chunk *= 2;
+  while (chunk < n && chunk < (std::size_t(1) << 26) && double(2 * chunk) * per_point <= budget) chunk *= 2;
   return std::min(n, chunk);
+}
+
+// One slice of an MSM: entries [entry_begin, entry_begin + entry_count) of its list (of the index when there
+// is one), and the range of points they read, which a streamed MSM uploads for the slice.
+struct Slice {
+  std::size_t entry_begin = 0, entry_count = 0;
+  std::size_t point_begin = 0, point_count = 0;
+};
+
+// Slices of `chunk` entries over an unindexed list: entry k reads point k.
+std::vector<Slice> even_slices(std::size_t n, std::size_t chunk) {
+  std::vector<Slice> slices;
+  for (std::size_t begin = 0; begin < n; begin += chunk) {
+    const std::size_t count = std::min(chunk, n - begin);
+    slices.push_back({begin, count, begin, count});
+  }
+  return slices;
 }
 
 // Where a slice's points come from. The accumulation reads point i at base[i - offset].
@@ -314,6 +368,12 @@ struct ResidentPoints {
     return {d_points, 0};
   }
   void release(std::size_t, cudaStream_t) {}
+};
+
+// No extra work per slice (see pippenger_impl's on_slice).
+struct NoSliceWork {
+  template <class P>
+  void operator()(std::size_t, const P*, std::size_t, cudaStream_t) const {}
 };
 
 // StreamedPoints: points in host memory, uploaded slice by slice into two device buffers on a copy
@@ -380,12 +440,17 @@ ec::Jacobian<C> batch_add(const ec::Affine<C>* d_points, std::size_t n, cudaStre
   return sum_on_host<C>(folded, m, stream);
 }
 
-template <class C, std::size_t N, class Points>
-ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars, std::size_t n,
-                               cudaStream_t stream, const std::uint32_t* d_index, Options opt,
-                               std::size_t chunk) {
+// The Pippenger sum over `slices` (their entries, of `d_index` when given, in order); opt.window_bits set.
+// `on_slice(slice, base, offset, stream)` runs once per slice while its points are available (point i at
+// base[i - offset]): the streamed split MSM batch-adds the slice's ones there, so the points go up once.
+template <class C, std::size_t N, class Points, class OnSlice = NoSliceWork>
+ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
+                               const std::vector<Slice>& slices, cudaStream_t stream,
+                               const std::uint32_t* d_index, Options opt, OnSlice&& on_slice = {}) {
+  std::size_t n = 0, chunk = 0;  // all entries, and the most in one slice
+  for (const auto& sl : slices) n += sl.entry_count, chunk = std::max(chunk, sl.entry_count);
   const std::size_t bits = C::Scalar::bits();
-  const std::size_t c = opt.window_bits ? opt.window_bits : choose_gpu_window(n, bits);
+  const std::size_t c = opt.window_bits;
   const std::size_t w = window_count(bits, c);
   const std::size_t half = std::size_t(1) << (c - 1);
   const std::size_t nb = w * half;
@@ -394,6 +459,16 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars, 
   while ((std::uint64_t(1) << key_bits) <= skip) ++key_bits;
 
   cuda::PhaseTimer trace("CUZK_MSM_TRACE", stream);
+  if (chunk == 0) {  // no entries: only the slices' own work (a streamed split MSM of ones alone)
+    if (!slices.empty()) points.prefetch(0, slices[0].point_begin, slices[0].point_count);
+    for (std::size_t s = 0; s < slices.size(); ++s) {
+      if (s + 1 < slices.size()) points.prefetch(s + 1, slices[s + 1].point_begin, slices[s + 1].point_count);
+      const auto [base, offset] = points.acquire(s, slices[s].point_begin, stream);
+      on_slice(s, base, offset, stream);
+      points.release(s, stream);
+    }
+    return ec::Jacobian<C>::infinity();
+  }
   cuda::DeviceBuffer<Xyzz<C>> buckets(nb), partial(nb);
 
   const std::size_t pairs = chunk * w;
@@ -408,9 +483,22 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars, 
   cuda::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
   trace.mark("setup");
 
-  points.prefetch(0, 0, std::min(chunk, n));
-  for (std::size_t begin = 0, slice = 0; begin < n; begin += chunk, ++slice) {
-    const std::size_t count = std::min(chunk, n - begin), total = count * w;
+  points.prefetch(0, slices[0].point_begin, slices[0].point_count);
+  bool first = true;  // no slice merged into the buckets yet
+  for (std::size_t slice = 0; slice < slices.size(); ++slice) {
+    const Slice& sl = slices[slice];
+    const std::size_t begin = sl.entry_begin, count = sl.entry_count, total = count * w;
+    auto prefetch_next = [&] {
+      if (slice + 1 < slices.size())
+        points.prefetch(slice + 1, slices[slice + 1].point_begin, slices[slice + 1].point_count);
+    };
+    if (count == 0) {  // a point range with none of the entries: only its own work
+      prefetch_next();
+      const auto [base, offset] = points.acquire(slice, sl.point_begin, stream);
+      on_slice(slice, base, offset, stream);
+      points.release(slice, stream);
+      continue;
+    }
     digits_kernel<N><<<blocks_for(count), kThreads, 0, stream>>>(
         d_scalars, d_index, begin, count, static_cast<unsigned>(c), static_cast<unsigned>(w),
         scalar_fold<C, N>(), keys.data(), vals.data());
@@ -427,12 +515,13 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars, 
                                                               end.data());
     cuda::check_last_launch("msm bounds_kernel");
     trace.mark("bounds");
-    if (begin + chunk < n) points.prefetch(slice + 1, begin + chunk, std::min(chunk, n - begin - chunk));
-    const auto [slice_points, offset] = points.acquire(slice, begin, stream);
+    prefetch_next();
+    const auto [slice_points, offset] = points.acquire(slice, sl.point_begin, stream);
     accumulate_kernel<C><<<blocks_for((total + kSeg - 1) / kSeg), kThreads, 0, stream>>>(
         slice_points, offset, keys_sorted.data(), vals_sorted.data(), total, skip, partial.data(),
         head.data(), tail.data());
     cuda::check_last_launch("msm accumulate_kernel");
+    on_slice(slice, slice_points, offset, stream);
     points.release(slice, stream);
     trace.mark("accumulate");
     // A run spans at most all of the slice's segments: segments − 1 heads.
@@ -442,9 +531,10 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars, 
           keys_sorted.data(), total, skip, start.data(), end.data(), stride, head.data());
       cuda::check_last_launch("msm fold_heads_kernel");
     }
-    merge_kernel<C><<<blocks_for(nb), kThreads, 0, stream>>>(
-        start.data(), end.data(), nb, partial.data(), head.data(), tail.data(), begin == 0, buckets.data());
+    merge_kernel<C><<<blocks_for(nb), kThreads, 0, stream>>>(start.data(), end.data(), nb, partial.data(),
+                                                             head.data(), tail.data(), first, buckets.data());
     cuda::check_last_launch("msm merge_kernel");
+    first = false;
     trace.mark("merge");
   }
 
@@ -471,25 +561,124 @@ template <class C, std::size_t N>
 ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_scalars, std::size_t n,
                           cudaStream_t stream, const std::uint32_t* d_index, Options opt) {
   if (n == 0) return ec::Jacobian<C>::infinity();
-  const std::size_t c = opt.window_bits ? opt.window_bits : choose_gpu_window(n, C::Scalar::bits());
-  const std::size_t w = window_count(C::Scalar::bits(), c);
-  const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : auto_chunk<C>(n, w);
+  const std::size_t available = cuda::vram_available();
+  const std::size_t c = opt.window_bits ? opt.window_bits : fitting_window<C>(n, available);
+  const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : auto_chunk<C>(n, c, available);
   opt.window_bits = c;
-  return pippenger_impl<C, N>(ResidentPoints<C>{d_points}, d_scalars, n, stream, d_index, opt, chunk);
+  return pippenger_impl<C, N>(ResidentPoints<C>{d_points}, d_scalars, even_slices(n, chunk), stream, d_index,
+                              opt);
 }
+
+namespace {
+
+// Slice size for streamed points: two upload buffers of a slice's points come on top of the sort arrays, and
+// slices of at most 2^24 keep them to a few GiB.
+template <class C>
+std::size_t streamed_chunk(std::size_t n, std::size_t c) {
+  return std::min(auto_chunk<C>(n, c, cuda::vram_available(), 2 * sizeof(ec::Affine<C>)), std::size_t(1)
+                                                                                              << 24);
+}
+
+}  // namespace
 
 template <class C, std::size_t N>
 ec::Jacobian<C> pippenger_streamed(const ec::Affine<C>* h_points, const ff::BigInt<N>* d_scalars,
                                    std::size_t n, cudaStream_t stream, Options opt) {
   if (n == 0) return ec::Jacobian<C>::infinity();
-  const std::size_t c = opt.window_bits ? opt.window_bits : choose_gpu_window(n, C::Scalar::bits());
-  const std::size_t w = window_count(C::Scalar::bits(), c);
-  // Two point buffers come on top of the sort arrays: slices of at most 2^24 keep them to a few GiB.
-  const std::size_t chunk =
-      opt.max_chunk ? std::min(n, opt.max_chunk) : std::min(auto_chunk<C>(n, w), std::size_t(1) << 24);
+  const std::size_t c = opt.window_bits ? opt.window_bits : fitting_window<C>(n, cuda::vram_available());
+  const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : streamed_chunk<C>(n, c);
   opt.window_bits = c;
   StreamedPoints<C> points(h_points, chunk);
-  return pippenger_impl<C, N>(points, d_scalars, n, stream, nullptr, opt, chunk);
+  return pippenger_impl<C, N>(points, d_scalars, even_slices(n, chunk), stream, nullptr, opt);
+}
+
+namespace {
+
+// Where each slice of `step` points begins in the ascending list d_index[0, n): bounds + 1 counts (the last
+// is n when the slices cover every listed point). Waits for the stream.
+std::vector<std::uint64_t> slice_bounds(const std::uint32_t* d_index, std::size_t n, std::size_t step,
+                                        std::size_t slices, cudaStream_t stream) {
+  std::vector<std::uint64_t> h(slices + 1, 0);
+  if (n == 0) return h;
+  cuda::DeviceBuffer<std::uint64_t> d(slices + 1);
+  slice_bounds_kernel<<<blocks_for(slices + 1), kThreads, 0, stream>>>(d_index, n, step, slices + 1,
+                                                                       d.data());
+  cuda::check_last_launch("msm slice_bounds_kernel");
+  d.download(h.data(), h.size(), stream);
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  h.back() = n;  // every entry is below the last slice's end
+  return h;
+}
+
+// The streamed split MSM's ones: each slice's are batch-added while its points are on the device, into a
+// region of `folded` per slice; summed once at the end.
+template <class C>
+class SliceOnes {
+ public:
+  SliceOnes(const std::uint32_t* d_ones, std::vector<std::uint64_t> bounds)
+      : ones_(d_ones), bounds_(std::move(bounds)) {
+    std::size_t most = 0;
+    for (std::size_t s = 0; s + 1 < bounds_.size(); ++s)
+      most = std::max<std::size_t>(most, bounds_[s + 1] - bounds_[s]);
+    if (most == 0) return;
+    int sms = 0, dev = 0;
+    CUZK_CUDA_CHECK(cudaGetDevice(&dev));
+    CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const std::size_t threads = std::min<std::size_t>(std::size_t(sms) * 4 * kThreads, (most + 15) / 16);
+    blocks_ = std::max<std::size_t>(1, (threads + kThreads - 1) / kThreads);
+    per_slice_ = (blocks_ * kThreads + 63) / 64;
+    partial_ = cuda::DeviceBuffer<Xyzz<C>>(blocks_ * kThreads);
+    folded_ = cuda::DeviceBuffer<Xyzz<C>>(per_slice_ * (bounds_.size() - 1));
+  }
+
+  void operator()(std::size_t slice, const ec::Affine<C>* base, std::size_t offset, cudaStream_t stream) {
+    const std::size_t n = bounds_[slice + 1] - bounds_[slice];
+    if (n == 0) return;
+    const std::size_t total = blocks_ * kThreads;
+    batch_add_kernel<C><<<static_cast<unsigned>(blocks_), kThreads, 0, stream>>>(base, ones_ + bounds_[slice],
+                                                                                 n, partial_.data(), offset);
+    cuda::check_last_launch("msm batch_add_kernel (streamed)");
+    fold_kernel<C><<<blocks_for(per_slice_), kThreads, 0, stream>>>(
+        partial_.data(), total, 64, folded_.data() + used_ * per_slice_, per_slice_);
+    cuda::check_last_launch("msm fold_kernel (streamed)");
+    ++used_;
+  }
+
+  ec::Jacobian<C> sum(cudaStream_t stream) const {
+    return used_ == 0 ? ec::Jacobian<C>::infinity() : sum_on_host<C>(folded_, used_ * per_slice_, stream);
+  }
+
+ private:
+  const std::uint32_t* ones_;
+  std::vector<std::uint64_t> bounds_;
+  std::size_t blocks_ = 0, per_slice_ = 0, used_ = 0;
+  cuda::DeviceBuffer<Xyzz<C>> partial_, folded_;
+};
+
+}  // namespace
+
+template <class C, std::size_t N>
+ec::Jacobian<C> split_streamed(const ec::Affine<C>* h_points, std::size_t n_points,
+                               const ff::BigInt<N>* d_scalars, const std::uint32_t* d_ones,
+                               std::size_t n_ones, const std::uint32_t* d_others, std::size_t n_others,
+                               cudaStream_t stream, Options opt) {
+  if (n_points == 0 || n_ones + n_others == 0) return ec::Jacobian<C>::infinity();
+  const std::size_t c = opt.window_bits
+                            ? opt.window_bits
+                            : fitting_window<C>(std::max<std::size_t>(n_others, 1), cuda::vram_available());
+  // Point slices as pippenger_streamed's (each holds at most as many of the others as it has points).
+  const std::size_t step = opt.max_chunk ? std::min(n_points, opt.max_chunk) : streamed_chunk<C>(n_points, c);
+  const std::size_t count = (n_points + step - 1) / step;
+  const auto others_at = slice_bounds(d_others, n_others, step, count, stream);
+  std::vector<Slice> slices;
+  for (std::size_t s = 0; s < count; ++s)
+    slices.push_back(
+        {others_at[s], others_at[s + 1] - others_at[s], s * step, std::min(step, n_points - s * step)});
+  SliceOnes<C> ones(d_ones, slice_bounds(d_ones, n_ones, step, count, stream));
+  opt.window_bits = c;
+  StreamedPoints<C> points(h_points, step);
+  ec::Jacobian<C> acc = pippenger_impl<C, N>(points, d_scalars, slices, stream, d_others, opt, ones);
+  return acc + ones.sum(stream);
 }
 
 // Explicit instantiation for one group (used by gpu_<curve>.cu).
@@ -499,6 +688,9 @@ ec::Jacobian<C> pippenger_streamed(const ec::Affine<C>* h_points, const ff::BigI
   template ec::Jacobian<Cfg> pippenger_streamed<Cfg, 4>(const ec::Affine<Cfg>*, const ff::BigInt<4>*,     \
                                                         std::size_t, cudaStream_t, Options);              \
   template ec::Jacobian<Cfg> batch_add<Cfg>(const ec::Affine<Cfg>*, std::size_t, cudaStream_t,            \
-                                            const std::uint32_t*);
+                                            const std::uint32_t*);                                        \
+  template ec::Jacobian<Cfg> split_streamed<Cfg, 4>(                                                      \
+      const ec::Affine<Cfg>*, std::size_t, const ff::BigInt<4>*, const std::uint32_t*, std::size_t,       \
+      const std::uint32_t*, std::size_t, cudaStream_t, Options);
 
 }  // namespace cuzk::msm::gpu

@@ -126,12 +126,17 @@ TEST(GpuPlan, BellpersonKeysAreResidentOrStreamed) {
   EXPECT_GE(f.proof_of(Plan::kResident),
             (params.vk.ic.size() + params.l.size() + params.a.size() + params.b_g1.size()) * sizeof(bp::Fr));
   EXPECT_EQ(f.proof_of(Plan::kStreamed), f.proof);
+  // Streamed points: the same split form one query at a time, beside [inputs, aux].
+  EXPECT_GE(f.proof_of(Plan::kStreamed),
+            (params.vk.ic.size() + params.l.size() + std::max(params.a.size(), params.b_g1.size())) *
+                sizeof(bp::Fr));
   EXPECT_EQ(f.need(Plan::kResident), f.tables + f.points + f.proof_of(Plan::kResident));
   EXPECT_EQ(f.need(Plan::kStreamed), f.need(Plan::kLean));
   EXPECT_EQ(choose_plan(f, f.need(Plan::kResident)), Plan::kResident);
   EXPECT_EQ(choose_plan(f, f.need(Plan::kResident) - 1), Plan::kStreamed);
   io::bellperson::Params lengths_only;
   lengths_only.lengths_only = params.lengths();
+  lengths_only.vk = params.vk;  // a verifying-only read has the verifying key: the inputs' count
   EXPECT_EQ(bp::gpu_footprint(lengths_only).need(Plan::kResident), f.need(Plan::kResident));
 }
 
