@@ -190,7 +190,7 @@ std::string Engine::sized_witness(const SubmitRequest& req, std::size_t i, const
   if (ec) throw RequestError(label + ": " + ec.message());
   if (bytes > config_.max_witness_bytes)
     throw RequestError(label + " is " + std::to_string(bytes) + " bytes, over the " +
-                       std::to_string(config_.max_witness_bytes) + "-byte limit");
+                       std::to_string(config_.max_witness_bytes) + "-byte limit (engine.max_witness_bytes)");
   return label;
 }
 

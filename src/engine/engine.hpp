@@ -160,9 +160,11 @@ struct EngineConfig {
   std::size_t memory_budget = 0;  // host bytes for loaded keys; 0: no limit
   bool pin_keys = true;           // CUDA backend: page-lock loaded keys (the "pinned" tier)
   std::size_t pinned_budget = 0;  // page-locked bytes at most; 0: only memory_budget limits it
-  std::size_t max_witness_bytes = std::size_t(8) << 30;  // a 2^27 BLS12-381 witness is 4.2 GB
-  std::size_t finished_jobs_kept = 10000;                // oldest finished jobs are forgotten beyond this
-  bool self_check = true;                                // verify every proof before returning it
+  // A 32 GiB PoRep partition's witness is 4.2 GB (snarkjs .wtns) or 16.7 GB (a bellperson assignment: a, b,
+  // c, inputs, aux and densities).
+  std::size_t max_witness_bytes = std::size_t(20) << 30;
+  std::size_t finished_jobs_kept = 10000;  // oldest finished jobs are forgotten beyond this
+  bool self_check = true;                  // verify every proof before returning it
   // Tries per partition: after CUDA out-of-memory (with a smaller plan), a lost CUDA context (after resetting
   // it) or a failed self-check (which a faulty GPU can cause). Then the partition fails with the last error.
   unsigned max_attempts = 3;
