@@ -25,6 +25,7 @@
 #include "io/bellperson.hpp"
 #include "io/bellperson_assignment.hpp"
 #include "io/bellperson_json.hpp"
+#include "io/huge_pages.hpp"
 #include "io/r1cs_file.hpp"
 #include "io/wtns.hpp"
 #include "r1cs/porep_like.hpp"
@@ -104,6 +105,8 @@ int write_bellperson(unsigned k, std::uint64_t seed, std::size_t partitions,
 }  // namespace
 
 int main(int argc, char** argv) {
+  // As the daemon and the CLI run: the io benchmarks measure the reads the product does.
+  cuzk::io::use_huge_pages_for_malloc(argv);
   // Daemon client: cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …
   static const char* const kClient[] = {"-a",     "--addr",  "single",  "batch", "stress",
                                         "status", "metrics", "preload", "evict", "porep"};

@@ -7,8 +7,10 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "io/huge_pages.hpp"
 
 int main(int argc, char** argv) {
+  cuzk::io::use_huge_pages_for_malloc(argv);  // before any thread
   using namespace cuzk::cli;
   CLI::App app{"cuzk: Groth16 prover and verifier for snarkjs/circom files (BN254, BLS12-381)"};
   app.require_subcommand(1);

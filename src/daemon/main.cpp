@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "daemon/config.hpp"
+#include "io/huge_pages.hpp"
 #include "service/grpc_service.hpp"
 #include "service/http.hpp"
 #include "service/metrics.hpp"
@@ -126,6 +127,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  cuzk::io::use_huge_pages_for_malloc(argv);  // before any thread
   try {
     return run(argc, argv);
   } catch (const std::exception& e) {

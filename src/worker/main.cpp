@@ -18,6 +18,7 @@
 #include "cuda/fault_plan.hpp"
 #include "engine/engine.hpp"
 #include "engine/worker_protocol.hpp"
+#include "io/huge_pages.hpp"
 
 namespace {
 
@@ -131,6 +132,7 @@ class Jobs {
 }  // namespace
 
 int main(int argc, char** argv) {
+  cuzk::io::use_huge_pages_for_malloc(argv);  // before any thread (the engine passes its setting on)
   CLI::App app{"cuzk-worker: proves partitions for a cuzk engine with isolation = \"process\""};
   int fd = -1, device = -1;
   unsigned workers = 1;
