@@ -70,6 +70,7 @@ class Reader {
       fail(std::string(what) + "[" + std::to_string(i) + "] at offset " + std::to_string(at + i * size) +
            ": " + (inf ? "the point at infinity is not allowed here" : describe(s)));
     }
+    file_.drop(at, out.size() * size);
   }
 
   // Steps over `count` points of one vector without decoding them; returns where they start. A file too

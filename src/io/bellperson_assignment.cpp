@@ -44,7 +44,8 @@ Header parse_header(std::span<const std::uint8_t> b, const std::string& name) {
   return h;
 }
 
-Assignment parse(std::span<const std::uint8_t> b, const std::string& name) {
+// `file`, when the bytes are its mapping: each vector's pages are dropped once it is decoded.
+Assignment parse(std::span<const std::uint8_t> b, const std::string& name, const MappedFile* file = nullptr) {
   const Header h = parse_header(b, name);
   std::size_t at = kHeaderBytes;
   // In parallel: a PoRep partition's assignment is 17 GB, 530 M values.
@@ -60,6 +61,7 @@ Assignment parse(std::span<const std::uint8_t> b, const std::string& name) {
     });
     if (bad < n)
       throw FormatError(name, std::string(what) + "[" + std::to_string(bad) + "] is not reduced (≥ r)");
+    if (file) file->drop(at, 32 * n);
     at += 32 * n;
   };
   auto density = [&](std::uint64_t bits) {
@@ -90,7 +92,7 @@ Assignment parse(std::span<const std::uint8_t> b, const std::string& name) {
 
 Assignment read(const std::string& path) {
   const MappedFile f(path);
-  return parse(f.bytes(), path);
+  return parse(f.bytes(), path, &f);
 }
 
 Assignment read_bytes(std::vector<std::uint8_t> bytes, const std::string& name) {

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -75,6 +76,14 @@ MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
     buf_ = std::move(o.buf_);
   }
   return *this;
+}
+
+void MappedFile::drop(std::size_t offset, std::size_t length) const noexcept {
+  if (!map_ || offset >= map_len_) return;
+  const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t begin = (offset + page - 1) / page * page;
+  const std::size_t end = std::min(map_len_, offset + length) / page * page;
+  if (end > begin) ::madvise(static_cast<std::uint8_t*>(map_) + begin, end - begin, MADV_DONTNEED);
 }
 
 void MappedFile::release() noexcept {
