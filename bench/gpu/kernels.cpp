@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -60,8 +61,30 @@ msm::gpu::Options msm_options() {
   return o;
 }
 
+// Window sweeps in one run: CUZK_BENCH_MSM_WINDOWS=18,20,22 gives a row per window and size (0, or unset:
+// the window the MSM chooses), and CUZK_BENCH_MSM_MIN_LOG=k leaves out sizes below 2^k, so a sweep at 2^27
+// costs one set of generated points.
+std::vector<std::size_t> msm_windows() {
+  std::vector<std::size_t> windows;
+  if (const char* list = std::getenv("CUZK_BENCH_MSM_WINDOWS")) {
+    std::stringstream in(list);
+    for (std::string c; std::getline(in, c, ',');)
+      if (!c.empty()) windows.push_back(std::stoul(c));
+  }
+  if (windows.empty()) windows.push_back(msm_options().window_bits);
+  return windows;
+}
+
+std::vector<int> msm_sizes(std::vector<int> logs) {
+  if (const char* k = std::getenv("CUZK_BENCH_MSM_MIN_LOG"))
+    std::erase_if(logs, [&](int lg) { return lg < std::stoi(k); });
+  return logs;
+}
+
 template <class Cfg>
-void bench_msm(const char* name, const std::vector<int>& logs, int reps, cudaStream_t stream) {
+void bench_msm(const char* name, std::vector<int> logs, int reps, cudaStream_t stream) {
+  logs = msm_sizes(std::move(logs));
+  if (logs.empty()) return;
   using A = ec::Affine<Cfg>;
   const std::size_t max_n = std::size_t(1) << logs.back(), distinct = std::min<std::size_t>(max_n, 1 << 20);
   const ec::FixedBaseTable<Cfg> table(Cfg::generator());
@@ -75,11 +98,16 @@ void bench_msm(const char* name, const std::vector<int>& logs, int reps, cudaStr
   d_scalars.upload(plain.data(), max_n, stream);
   for (int lg : logs) {
     const std::size_t n = std::size_t(1) << lg;
-    double ms = median_ms(reps, stream, [&] {
-      msm::gpu::pippenger<Cfg>(d_points.data(), d_scalars.data(), n, stream, nullptr, msm_options());
-    });
-    std::printf("| MSM %-16s | 2^%-2d | %10.2f |\n", name, lg, ms);
-    std::fflush(stdout);
+    for (const std::size_t c : msm_windows()) {
+      msm::gpu::Options o = msm_options();
+      o.window_bits = c;
+      const double ms = median_ms(reps, stream, [&] {
+        msm::gpu::pippenger<Cfg>(d_points.data(), d_scalars.data(), n, stream, nullptr, o);
+      });
+      const std::string window = c ? " c = " + std::to_string(c) : "";
+      std::printf("| MSM %-16s | 2^%-2d | %10.2f |%s\n", name, lg, ms, window.c_str());
+      std::fflush(stdout);
+    }
   }
 }
 
