@@ -200,9 +200,9 @@ class QueryScalars {
   // Σ over the key's `points` (one per value), streamed from host memory.
   template <class Cfg>
   ec::Jacobian<Cfg> sum(const std::vector<ec::Affine<Cfg>>& points, cudaStream_t stream) const {
-    return msm::gpu::split_streamed<Cfg, 4>(
+    return groth16::gpu::split_msm_streamed<Cfg, 4>(
         points.data(), points.size(), reinterpret_cast<const ff::BigInt<4>*>(values_.data() + skip_),
-        classes_.ones.data(), classes_.n_ones, classes_.others.data(), classes_.n_others, stream);
+        classes_, stream);
   }
 
  private:

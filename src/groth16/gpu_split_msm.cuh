@@ -56,9 +56,7 @@ __device__ bool value_is_one(const Fr& x) {
 }
 template <std::size_t N>
 __device__ bool value_is_one(const ff::BigInt<N>& x) {
-  bool one = x.v[0] == 1;
-  for (std::size_t i = 1; i < N; ++i) one = one && x.v[i] == 0;
-  return one;
+  return x == ff::bigint_from_u64<N>(1);
 }
 
 template <class T>

@@ -459,14 +459,19 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
   while ((std::uint64_t(1) << key_bits) <= skip) ++key_bits;
 
   cuda::PhaseTimer trace("CUZK_MSM_TRACE", stream);
-  if (chunk == 0) {  // no entries: only the slices' own work (a streamed split MSM of ones alone)
-    if (!slices.empty()) points.prefetch(0, slices[0].point_begin, slices[0].point_count);
-    for (std::size_t s = 0; s < slices.size(); ++s) {
-      if (s + 1 < slices.size()) points.prefetch(s + 1, slices[s + 1].point_begin, slices[s + 1].point_count);
-      const auto [base, offset] = points.acquire(s, slices[s].point_begin, stream);
-      on_slice(s, base, offset, stream);
-      points.release(s, stream);
-    }
+  auto prefetch = [&](std::size_t s) {
+    if (s < slices.size()) points.prefetch(s, slices[s].point_begin, slices[s].point_count);
+  };
+  // A slice with none of the entries: only its own work, while the next slice's points go up.
+  auto slice_work_only = [&](std::size_t s) {
+    prefetch(s + 1);
+    const auto [base, offset] = points.acquire(s, slices[s].point_begin, stream);
+    on_slice(s, base, offset, stream);
+    points.release(s, stream);
+  };
+  if (chunk == 0) {  // no entries at all (a streamed split MSM of ones alone): no buckets to sum
+    prefetch(0);
+    for (std::size_t s = 0; s < slices.size(); ++s) slice_work_only(s);
     return ec::Jacobian<C>::infinity();
   }
   cuda::DeviceBuffer<Xyzz<C>> buckets(nb), partial(nb);
@@ -483,20 +488,13 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
   cuda::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
   trace.mark("setup");
 
-  points.prefetch(0, slices[0].point_begin, slices[0].point_count);
+  prefetch(0);
   bool first = true;  // no slice merged into the buckets yet
   for (std::size_t slice = 0; slice < slices.size(); ++slice) {
     const Slice& sl = slices[slice];
     const std::size_t begin = sl.entry_begin, count = sl.entry_count, total = count * w;
-    auto prefetch_next = [&] {
-      if (slice + 1 < slices.size())
-        points.prefetch(slice + 1, slices[slice + 1].point_begin, slices[slice + 1].point_count);
-    };
-    if (count == 0) {  // a point range with none of the entries: only its own work
-      prefetch_next();
-      const auto [base, offset] = points.acquire(slice, sl.point_begin, stream);
-      on_slice(slice, base, offset, stream);
-      points.release(slice, stream);
+    if (count == 0) {
+      slice_work_only(slice);
       continue;
     }
     digits_kernel<N><<<blocks_for(count), kThreads, 0, stream>>>(
@@ -515,7 +513,7 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
                                                               end.data());
     cuda::check_last_launch("msm bounds_kernel");
     trace.mark("bounds");
-    prefetch_next();
+    prefetch(slice + 1);
     const auto [slice_points, offset] = points.acquire(slice, sl.point_begin, stream);
     accumulate_kernel<C><<<blocks_for((total + kSeg - 1) / kSeg), kThreads, 0, stream>>>(
         slice_points, offset, keys_sorted.data(), vals_sorted.data(), total, skip, partial.data(),
@@ -574,9 +572,8 @@ namespace {
 // Slice size for streamed points: two upload buffers of a slice's points come on top of the sort arrays, and
 // slices of at most 2^24 keep them to a few GiB.
 template <class C>
-std::size_t streamed_chunk(std::size_t n, std::size_t c) {
-  return std::min(auto_chunk<C>(n, c, cuda::vram_available(), 2 * sizeof(ec::Affine<C>)), std::size_t(1)
-                                                                                              << 24);
+std::size_t streamed_chunk(std::size_t n, std::size_t c, std::size_t available) {
+  return std::min(auto_chunk<C>(n, c, available, 2 * sizeof(ec::Affine<C>)), std::size_t(1) << 24);
 }
 
 }  // namespace
@@ -585,8 +582,9 @@ template <class C, std::size_t N>
 ec::Jacobian<C> pippenger_streamed(const ec::Affine<C>* h_points, const ff::BigInt<N>* d_scalars,
                                    std::size_t n, cudaStream_t stream, Options opt) {
   if (n == 0) return ec::Jacobian<C>::infinity();
-  const std::size_t c = opt.window_bits ? opt.window_bits : fitting_window<C>(n, cuda::vram_available());
-  const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : streamed_chunk<C>(n, c);
+  const std::size_t available = cuda::vram_available();
+  const std::size_t c = opt.window_bits ? opt.window_bits : fitting_window<C>(n, available);
+  const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : streamed_chunk<C>(n, c, available);
   opt.window_bits = c;
   StreamedPoints<C> points(h_points, chunk);
   return pippenger_impl<C, N>(points, d_scalars, even_slices(n, chunk), stream, nullptr, opt);
@@ -663,11 +661,12 @@ ec::Jacobian<C> split_streamed(const ec::Affine<C>* h_points, std::size_t n_poin
                                std::size_t n_ones, const std::uint32_t* d_others, std::size_t n_others,
                                cudaStream_t stream, Options opt) {
   if (n_points == 0 || n_ones + n_others == 0) return ec::Jacobian<C>::infinity();
-  const std::size_t c = opt.window_bits
-                            ? opt.window_bits
-                            : fitting_window<C>(std::max<std::size_t>(n_others, 1), cuda::vram_available());
+  const std::size_t available = cuda::vram_available();
+  const std::size_t c =
+      opt.window_bits ? opt.window_bits : fitting_window<C>(std::max<std::size_t>(n_others, 1), available);
   // Point slices as pippenger_streamed's (each holds at most as many of the others as it has points).
-  const std::size_t step = opt.max_chunk ? std::min(n_points, opt.max_chunk) : streamed_chunk<C>(n_points, c);
+  const std::size_t step =
+      opt.max_chunk ? std::min(n_points, opt.max_chunk) : streamed_chunk<C>(n_points, c, available);
   const std::size_t count = (n_points + step - 1) / step;
   const auto others_at = slice_bounds(d_others, n_others, step, count, stream);
   std::vector<Slice> slices;
