@@ -566,6 +566,8 @@ EngineStatus Engine::status(bool with_jobs) const {
     s.pinned_budget += ws.pinned_budget;
     s.pinned_pool_bytes += ws.pinned_pool_bytes;
     s.pinned_pool_budget += ws.pinned_pool_budget;
+    s.pinned_pool_leases += ws.pinned_pool_leases;
+    s.pinned_pool_refused += ws.pinned_pool_refused;
     s.pinned_staging_bytes += ws.pinned_staging_bytes;
   }
   // A key prepared on any GPU, this process's or a worker's, puts its circuit in the gpu tier.
@@ -591,6 +593,8 @@ EngineStatus Engine::status(bool with_jobs) const {
     const auto ps = pinned_pool_->stats();
     s.pinned_pool_bytes = ps.held;
     s.pinned_pool_budget = ps.budget;
+    s.pinned_pool_leases = ps.leases;
+    s.pinned_pool_refused = ps.refused;
   }
   s.pinned_staging_bytes += cuda::StagedUpload::cached_bytes();
 #endif

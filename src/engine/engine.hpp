@@ -140,6 +140,9 @@ struct EngineStatus {
   std::size_t repository_bytes = 0, repository_budget = 0;
   std::size_t pinned_bytes = 0, pinned_budget = 0;  // page-locked key memory; budget 0: no separate limit
   std::size_t pinned_pool_bytes = 0, pinned_pool_budget = 0;  // page-locked witness staging (CUDA)
+  // Buffers the pool lent (a bellperson partition's a, b, c are decoded into one; a witness is copied into
+  // one to be pre-staged), and requests it refused (over its budget, or not page-lockable).
+  std::uint64_t pinned_pool_leases = 0, pinned_pool_refused = 0;
   std::size_t pinned_staging_bytes = 0;  // StagedUpload's page-locked copy buffers (CUDA), kept for reuse
   double uptime_seconds = 0;
   std::string backend;  // "cpu" or "cuda"

@@ -101,6 +101,9 @@ std::unique_lock<std::mutex> Engine::enter_gpu(Worker& w) {
   return gpu;
 }
 
+// A pinned lease that an assignment's columns may view too (decoded in place) while a staging uploads it.
+using SharedLease = std::shared_ptr<cuda::PinnedPool::Lease>;
+
 // A partition's witness uploaded ahead of its GPU region: from a pinned lease, on the worker's copy stream.
 // Listed in the device's staging area (and counted in its staged bytes) until the proof takes it, the device
 // revokes it, or it is dropped.
@@ -116,10 +119,10 @@ class Prestaged final : public StagedWitness {
   Prestaged& operator=(const Prestaged&) = delete;
 
   // Allocates and uploads under the area's lock (the caller holds it) and lists the witness there.
-  void stage(cuda::PinnedPool::Lease host, std::size_t count, cudaStream_t copy) {
+  void stage(SharedLease host, std::size_t count, cudaStream_t copy) {
     host_ = std::move(host);
     device_ = cuda::DeviceBuffer<Fr>(count);
-    device_.upload(reinterpret_cast<const Fr*>(host_.data()), count, copy);
+    device_.upload(reinterpret_cast<const Fr*>(host_->data()), count, copy);
     uploaded_.record(copy);
     area_.staged.push_back(this);
     area_.staged_bytes += device_.bytes();  // with the allocation, under the lock: snapshots see both or none
@@ -161,49 +164,32 @@ class Prestaged final : public StagedWitness {
 
   StagingArea& area_;
   std::uint64_t generation_;  // of the context it was uploaded in
-  cuda::PinnedPool::Lease host_;
+  SharedLease host_;          // read by the upload in flight; shared with a column decoded into it
   cuda::DeviceBuffer<Fr> device_;
   cuda::Event uploaded_{false};
   bool listed_ = false;
   bool revoked_ = false;
 };
 
-// Uploads a proof's input (`parts` one after the other: a witness, or a bellperson a, b, c) while another
-// worker may hold the GPU, if the pinned pool lends a buffer and the device can hold it beside everything
-// the proof in progress may still need (StagingArea). A circuit whose proof has not yet run on this device
-// is not pre-staged: its need is not known. Null: upload in the region.
+// Whether the device can take `bytes` more now (the caller holds the area's lock): beside everything the
+// proof in progress may still need and what is staged already. A circuit whose proof has not yet run on this
+// device is not admitted: its need is not known.
+inline bool admitted(const StagingArea& area, int ordinal, const std::string& circuit_id, std::size_t bytes) {
+  const auto own = area.proof_need.find(circuit_id);
+  if (own == area.proof_need.end()) return false;
+  std::size_t need = own->second;
+  if (const auto current = area.proof_need.find(area.circuit); current != area.proof_need.end())
+    need = std::max(need, current->second);
+  const std::size_t capacity = cuda::vram_usage(ordinal).in_use + cuda::vram_available();
+  return area.floor + need + area.staged_bytes + bytes <= capacity;
+}
+
+// Uploads the first `count` values of `host` (filled already) if the device admits them. Null: upload in the
+// region.
 template <class Fr>
-std::unique_ptr<Prestaged<Fr>> prestage(cuda::PinnedPool& pool, StagingArea& area, int ordinal,
-                                        std::uint64_t generation, cuda::Stream& copy,
-                                        const std::string& circuit_id,
-                                        std::initializer_list<std::span<const Fr>> parts) {
-  std::size_t count = 0;
-  for (const auto& part : parts) count += part.size();
-  const std::size_t bytes = count * sizeof(Fr);
-  // Whether the device can take it now (with the area's lock held): asked before the copy into pinned
-  // memory (gigabytes at PoRep scale, wasted when the answer is no) and again after it.
-  auto admitted = [&] {
-    const auto own = area.proof_need.find(circuit_id);
-    if (own == area.proof_need.end()) return false;
-    std::size_t need = own->second;
-    if (const auto current = area.proof_need.find(area.circuit); current != area.proof_need.end())
-      need = std::max(need, current->second);
-    const std::size_t capacity = cuda::vram_usage(ordinal).in_use + cuda::vram_available();
-    return area.floor + need + area.staged_bytes + bytes <= capacity;
-  };
-  try {
-    std::lock_guard lock(area.mutex);
-    if (!admitted()) return nullptr;
-  } catch (const cuda::CudaError&) {  // free memory not known: a context in trouble, the region recovers
-    return nullptr;
-  }
-  auto lease = pool.lease(bytes);
-  if (!lease) return nullptr;
-  std::size_t at = 0;
-  for (const auto& part : parts) {
-    cuda::parallel_copy(lease.data() + at, part.data(), part.size_bytes());
-    at += part.size_bytes();
-  }
+std::unique_ptr<Prestaged<Fr>> stage_lease(StagingArea& area, int ordinal, std::uint64_t generation,
+                                           cuda::Stream& copy, const std::string& circuit_id,
+                                           SharedLease host, std::size_t count) {
   // Declared before the lock, so destroyed after it is released: a Prestaged unlists itself under that
   // lock, and a refused allocation in stage() destroys it on the way out (destroyed under the lock, that was
   // a self-deadlock the allocation-fault test ran into). Made inside the try: its event cannot be created in
@@ -211,13 +197,41 @@ std::unique_ptr<Prestaged<Fr>> prestage(cuda::PinnedPool& pool, StagingArea& are
   std::unique_ptr<Prestaged<Fr>> p;
   try {
     std::lock_guard lock(area.mutex);
-    if (!admitted()) return nullptr;  // the other workers' proofs and stagings moved on meanwhile
+    if (!admitted(area, ordinal, circuit_id, count * sizeof(Fr))) return nullptr;
     p = std::make_unique<Prestaged<Fr>>(area, generation);
-    p->stage(std::move(lease), count, copy.get());
+    p->stage(std::move(host), count, copy.get());
     return p;
   } catch (const cuda::CudaError&) {  // refused, or a context in trouble: the region finds out and recovers
     return nullptr;
   }
+}
+
+// Uploads a proof's input (`parts` one after the other: a witness, or a bellperson a, b, c) while another
+// worker may hold the GPU, if the pinned pool lends a buffer and the device admits it. Null: upload in the
+// region.
+template <class Fr>
+std::unique_ptr<Prestaged<Fr>> prestage(cuda::PinnedPool& pool, StagingArea& area, int ordinal,
+                                        std::uint64_t generation, cuda::Stream& copy,
+                                        const std::string& circuit_id,
+                                        std::initializer_list<std::span<const Fr>> parts) {
+  std::size_t count = 0;
+  for (const auto& part : parts) count += part.size();
+  // Asked before the copy into pinned memory (gigabytes at PoRep scale, wasted when the answer is no), and
+  // again in stage_lease after it.
+  try {
+    std::lock_guard lock(area.mutex);
+    if (!admitted(area, ordinal, circuit_id, count * sizeof(Fr))) return nullptr;
+  } catch (const cuda::CudaError&) {  // free memory not known: a context in trouble, the region recovers
+    return nullptr;
+  }
+  auto lease = std::make_shared<cuda::PinnedPool::Lease>(pool.lease(count * sizeof(Fr)));
+  if (!*lease) return nullptr;
+  std::size_t at = 0;
+  for (const auto& part : parts) {
+    cuda::parallel_copy(lease->data() + at, part.data(), part.size_bytes());
+    at += part.size_bytes();
+  }
+  return stage_lease<Fr>(area, ordinal, generation, copy, circuit_id, std::move(lease), count);
 }
 
 // Called in the GPU region once the key is on the device: what the daemon holds apart from staged witnesses
@@ -240,25 +254,56 @@ inline void learn_proof_need(StagingArea& area, const std::string& circuit_id, s
 
 // Before a partition's attempts: its input pre-staged on the worker's device when that can be done, and
 // the outcome for the timing line (ok, fallback: uploaded in the region, off: no pinned pool). `W` is the
-// engine's worker.
+// engine's worker. The input is `parts`, or, when `filled` is set, its first `filled_count` values (decoded
+// there in place).
 // `too_large(bytes)` is called when the input alone exceeds the pool's budget: no partition of this circuit
 // can ever be pre-staged, a setting to raise rather than a moment's contention.
 template <class Fr, class W, class TooLarge>
 std::unique_ptr<Prestaged<Fr>> stage_ahead(cuda::PinnedPool* pool, W& w, const std::string& circuit_id,
                                            PartitionResult& r,
                                            std::initializer_list<std::span<const Fr>> parts,
-                                           TooLarge&& too_large) {
+                                           TooLarge&& too_large, SharedLease filled = nullptr,
+                                           std::size_t filled_count = 0) {
   if (!w.device || w.device->lost) return nullptr;
   std::unique_ptr<Prestaged<Fr>> staged;
   if (pool && w.generation == w.device->generation) {
-    std::size_t bytes = 0;
-    for (const auto& part : parts) bytes += part.size_bytes();
-    if (bytes > pool->stats().budget) too_large(bytes);
-    staged =
-        prestage<Fr>(*pool, w.device->staging, w.device->ordinal, w.generation, *w.copy, circuit_id, parts);
+    auto& d = *w.device;
+    if (filled) {
+      staged = stage_lease<Fr>(d.staging, d.ordinal, w.generation, *w.copy, circuit_id, std::move(filled),
+                               filled_count);
+    } else {
+      std::size_t bytes = 0;
+      for (const auto& part : parts) bytes += part.size_bytes();
+      if (bytes > pool->stats().budget) too_large(bytes);
+      staged = prestage<Fr>(*pool, d.staging, d.ordinal, w.generation, *w.copy, circuit_id, parts);
+    }
   }
   r.prestage = staged ? "ok" : pool ? "fallback" : "off";
   return staged;
+}
+
+// A pinned lease for a bellperson assignment's a, b and c, to decode them into (io::bellperson_assignment's
+// LendAbc): when the worker has a usable device and the pool can lend one. Whatever the device later admits,
+// the values are then read once and leave from page-locked memory.
+template <class W, class TooLarge>
+io::bellperson_assignment::LendAbc lend_abc(cuda::PinnedPool* pool, W& w, SharedLease& lease,
+                                            TooLarge&& too_large) {
+  if (!pool || !w.device || w.device->lost || w.generation != w.device->generation) return {};
+  using Fr = groth16::bellperson::Fr;
+  return [pool, &lease,
+          too_large](std::uint64_t abc_size) -> std::optional<io::bellperson_assignment::AbcMemory> {
+    const std::size_t bytes = 3 * abc_size * sizeof(Fr);
+    if (bytes == 0) return std::nullopt;
+    if (bytes > pool->stats().budget) {
+      too_large(bytes);
+      return std::nullopt;
+    }
+    auto l = std::make_shared<cuda::PinnedPool::Lease>(pool->lease(bytes));
+    if (!*l) return std::nullopt;
+    lease = l;
+    return io::bellperson_assignment::AbcMemory{std::span<Fr>(reinterpret_cast<Fr*>(l->data()), 3 * abc_size),
+                                                std::move(l)};
+  };
 }
 
 // In the GPU region: the pre-staged input, on the first attempt only, unless the device took it back.
@@ -275,9 +320,18 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
   namespace bp = groth16::bellperson;
   const auto& params = std::get<io::bellperson::Params>(job.circuit->key);
   bp::Assignment loaded;
+#ifdef CUZK_HAVE_CUDA
+  const auto too_large = [&](std::size_t bytes) { warn_pinned_pool_too_small(job.circuit->id, bytes); };
+  SharedLease abc_lease;  // set when a, b, c were decoded into a pinned lease
+#endif
   if (!job.witness_paths.empty()) {
     groth16::StageTimer t(&r.stages, "load_witness");
+#ifdef CUZK_HAVE_CUDA
+    loaded = io::bellperson_assignment::read(job.witness_paths[partition],
+                                             lend_abc(pinned_pool_.get(), w, abc_lease, too_large));
+#else
     loaded = io::bellperson_assignment::read(job.witness_paths[partition]);
+#endif
   }
   const auto& a =
       job.witness_paths.empty() ? std::get<std::vector<bp::Assignment>>(job.witnesses)[partition] : loaded;
@@ -285,8 +339,8 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
 #ifdef CUZK_HAVE_CUDA
   const auto staged = stage_ahead<bp::Fr>(
       pinned_pool_.get(), w, job.circuit->id, r,
-      {std::span<const bp::Fr>(a.a), std::span<const bp::Fr>(a.b), std::span<const bp::Fr>(a.c)},
-      [&](std::size_t bytes) { warn_pinned_pool_too_small(job.circuit->id, bytes); });
+      {std::span<const bp::Fr>(a.a), std::span<const bp::Fr>(a.b), std::span<const bp::Fr>(a.c)}, too_large,
+      abc_lease, 3 * a.a.size());
 #endif
   with_attempts(w, job, partition, r, [&] {
     const auto t0 = Clock::now();

@@ -95,6 +95,8 @@ void encode_status(Writer& w, const EngineStatus& s) {
   for (std::size_t v :
        {s.pinned_bytes, s.pinned_budget, s.pinned_pool_bytes, s.pinned_pool_budget, s.pinned_staging_bytes})
     w.u64(v);
+  w.u64(s.pinned_pool_leases);
+  w.u64(s.pinned_pool_refused);
 }
 
 EngineStatus decode_status(Reader& r) {
@@ -121,6 +123,8 @@ EngineStatus decode_status(Reader& r) {
   for (std::size_t* v : {&s.pinned_bytes, &s.pinned_budget, &s.pinned_pool_bytes, &s.pinned_pool_budget,
                          &s.pinned_staging_bytes})
     *v = r.u64();
+  s.pinned_pool_leases = r.u64();
+  s.pinned_pool_refused = r.u64();
   return s;
 }
 

@@ -148,7 +148,7 @@ namespace {
 std::vector<Fr> quotient_on(const Assignment& w, const poly::Domain<Fr>& d, std::size_t step,
                             const Fr& shift) {
   const std::size_t m = d.n;
-  auto coset_values = [&](const std::vector<Fr>& v) {
+  auto coset_values = [&](std::span<const Fr> v) {
     std::vector<Fr> x(m, Fr::zero());
     for (std::size_t k = 0; k < v.size(); ++k) x[(step * k) & (m - 1)] = v[k];
     ntt::inverse(x.data(), d);  // coefficients of the interpolant

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ec/bls12_381.hpp"
+#include "groth16/column.hpp"
 #include "groth16/setup.hpp"
 #include "groth16/types.hpp"
 #include "groth16/verifier.hpp"
@@ -45,7 +46,7 @@ struct Density {
 };
 
 struct Assignment {
-  std::vector<Fr> a, b, c;      // per constraint, input constraints included (not padded)
+  Column<Fr> a, b, c;           // per constraint, input constraints included (not padded)
   std::vector<Fr> inputs, aux;  // inputs[0] = ONE
   Density a_aux, b_inputs, b_aux;
 };

@@ -45,11 +45,12 @@ Header parse_header(std::span<const std::uint8_t> b, const std::string& name) {
 }
 
 // `file`, when the bytes are its mapping: each vector's pages are dropped once it is decoded.
-Assignment parse(std::span<const std::uint8_t> b, const std::string& name, const MappedFile* file = nullptr) {
+Assignment parse(std::span<const std::uint8_t> b, const std::string& name, const MappedFile* file = nullptr,
+                 const LendAbc& lend = {}) {
   const Header h = parse_header(b, name);
   std::size_t at = kHeaderBytes;
   // In parallel: a PoRep partition's assignment is 17 GB, 530 M values.
-  auto scalars = [&](std::vector<Fr>& v, const char* what) {
+  auto scalars = [&](std::span<Fr> v, const char* what) {
     const std::uint64_t n = v.size();
     const std::uint8_t* base = b.data() + at;
     const std::uint64_t bad = decode_parallel(n, [&](std::uint64_t i) {
@@ -74,8 +75,20 @@ Assignment parse(std::span<const std::uint8_t> b, const std::string& name, const
   // Sizing a vector zeroes it on one core; the big four at once (17 GB at 32 GiB PoRep, where zeroing them
   // one after another would take longer than decoding them on every core).
   Assignment w;
-  tbb::parallel_invoke([&] { w.a.resize(h.abc_size); }, [&] { w.b.resize(h.abc_size); },
-                       [&] { w.c.resize(h.abc_size); }, [&] { w.aux.resize(h.aux_size); });
+  std::optional<AbcMemory> lent;
+  if (lend) lent = lend(h.abc_size);
+  if (lent && lent->values.size() >= 3 * h.abc_size) {  // decoded in place: nothing to zero first
+    const std::size_t n = h.abc_size;
+    w.a = groth16::Column<Fr>(lent->values.subspan(0, n), lent->owner);
+    w.b = groth16::Column<Fr>(lent->values.subspan(n, n), lent->owner);
+    w.c = groth16::Column<Fr>(lent->values.subspan(2 * n, n), std::move(lent->owner));
+    w.aux.resize(h.aux_size);
+  } else {
+    std::vector<Fr> a, b, c;
+    tbb::parallel_invoke([&] { a.resize(h.abc_size); }, [&] { b.resize(h.abc_size); },
+                         [&] { c.resize(h.abc_size); }, [&] { w.aux.resize(h.aux_size); });
+    w.a = std::move(a), w.b = std::move(b), w.c = std::move(c);
+  }
   w.inputs.resize(h.inputs_size);
   scalars(w.a, "a");
   scalars(w.b, "b");
@@ -90,9 +103,9 @@ Assignment parse(std::span<const std::uint8_t> b, const std::string& name, const
 
 }  // namespace
 
-Assignment read(const std::string& path) {
+Assignment read(const std::string& path, const LendAbc& lend) {
   const MappedFile f(path);
-  return parse(f.bytes(), path, &f);
+  return parse(f.bytes(), path, &f, lend);
 }
 
 Assignment read_bytes(std::vector<std::uint8_t> bytes, const std::string& name) {
@@ -111,8 +124,10 @@ void write(const std::string& path, const Assignment& w) {
   out.write("CZKA", 4);
   out.write(reinterpret_cast<const char*>(&version), 4);
   out.write(reinterpret_cast<const char*>(n), sizeof n);
-  for (const auto* v : {&w.a, &w.b, &w.c, &w.inputs, &w.aux})
-    out.write(reinterpret_cast<const char*>(v->data()), static_cast<std::streamsize>(v->size() * sizeof(Fr)));
+  for (const std::span<const Fr> v :
+       {std::span<const Fr>(w.a), std::span<const Fr>(w.b), std::span<const Fr>(w.c),
+        std::span<const Fr>(w.inputs), std::span<const Fr>(w.aux)})
+    out.write(reinterpret_cast<const char*>(v.data()), static_cast<std::streamsize>(v.size_bytes()));
   for (const auto* d : {&w.a_aux, &w.b_inputs, &w.b_aux})
     out.write(reinterpret_cast<const char*>(d->words.data()),
               static_cast<std::streamsize>(d->words.size() * 8));

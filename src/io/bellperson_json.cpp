@@ -72,7 +72,7 @@ std::string bits(const Density& d) {
   return s;
 }
 
-json array_of(const std::vector<Fr>& v) {
+json array_of(std::span<const Fr> v) {
   json a = json::array();
   for (const Fr& x : v) a.push_back(hex(x));
   return a;

@@ -84,6 +84,12 @@ Metrics::Metrics()
                     "proof ran), fallback (uploaded in the GPU region), off (pre-staging disabled), none "
                     "(CPU)")
               .Register(*registry_)),
+      pinned_pool_leases_(prometheus::BuildCounter()
+                              .Name("cuzk_pinned_pool_leases_total")
+                              .Help("Page-locked witness buffers asked of engine.pinned_pool: lent, refused "
+                                    "(over its budget or not page-lockable: that partition's input goes "
+                                    "through pageable memory)")
+                              .Register(*registry_)),
       context_resets_(prometheus::BuildCounter()
                           .Name("cuzk_context_resets_total")
                           .Help("CUDA contexts recreated after a sticky error, per GPU")
@@ -164,6 +170,10 @@ std::string Metrics::render(const engine::EngineStatus& s) {
   for (const auto& [prestage, n] : s.partitions_by_prestage)
     advance(partitions_by_prestage_, {{"prestage", prestage}}, "prestage/" + prestage,
             static_cast<double>(n));
+  advance(pinned_pool_leases_, {{"outcome", "lent"}}, "leases/lent",
+          static_cast<double>(s.pinned_pool_leases));
+  advance(pinned_pool_leases_, {{"outcome", "refused"}}, "leases/refused",
+          static_cast<double>(s.pinned_pool_refused));
   return prometheus::TextSerializer().Serialize(registry_->Collect());
 }
 

@@ -41,6 +41,7 @@ class Metrics {
   prometheus::Family<prometheus::Counter>& faults_;
   prometheus::Family<prometheus::Counter>& partitions_by_plan_;
   prometheus::Family<prometheus::Counter>& partitions_by_prestage_;
+  prometheus::Family<prometheus::Counter>& pinned_pool_leases_;
   prometheus::Family<prometheus::Counter>& context_resets_;
   // The engine keeps running totals; a counter is advanced by what is new since the last scrape.
   std::map<std::string, double> seen_;

@@ -34,7 +34,7 @@ Fixture& fixture() {
   return f;
 }
 
-const cuzk_fr* abi(const std::vector<bp::Fr>& v) {
+const cuzk_fr* abi(std::span<const bp::Fr> v) {
   return reinterpret_cast<const cuzk_fr*>(v.data());
 }
 

@@ -269,6 +269,9 @@ TEST(Daemon, InjectedCorruptionIsCaughtRetriedAndCounted) {
   EXPECT_NE(metrics->body.find("cuzk_faults_total{kind=\"retry\"} 3"), std::string::npos);
   EXPECT_NE(metrics->body.find("cuzk_partitions_total{plan=\"cpu\"} 4"), std::string::npos);
   EXPECT_NE(metrics->body.find("cuzk_partitions_prestage_total{prestage=\"none\"} 4"), std::string::npos);
+  // The CPU backend keeps no pinned pool: nothing lent, nothing refused, both series present.
+  EXPECT_NE(metrics->body.find("cuzk_pinned_pool_leases_total{outcome=\"lent\"} 0"), std::string::npos);
+  EXPECT_NE(metrics->body.find("cuzk_pinned_pool_leases_total{outcome=\"refused\"} 0"), std::string::npos);
   const auto status = http.Get("/status");
   ASSERT_TRUE(status);
   const auto j = nlohmann::json::parse(status->body);

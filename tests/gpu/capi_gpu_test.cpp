@@ -18,7 +18,7 @@ namespace bp = groth16::bellperson;
 cuzk_density abi(const bp::Density& d) {
   return {d.words.data(), d.bits, d.popcount()};
 }
-const cuzk_fr* abi(const std::vector<bp::Fr>& v) {
+const cuzk_fr* abi(std::span<const bp::Fr> v) {
   return reinterpret_cast<const cuzk_fr*>(v.data());
 }
 cuzk_assignment abi(const bp::Assignment& w) {

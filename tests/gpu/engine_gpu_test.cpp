@@ -160,6 +160,10 @@ TEST(EngineGpu, BellpersonPartitionsProveOnTheGpu) {
   // partitions); the first is not, as its need on the device was not known yet.
   EXPECT_EQ(status.partitions_by_prestage["ok"], 9u);
   EXPECT_EQ(status.partitions_by_prestage["fallback"], 1u);
+  // Each partition's a, b, c were decoded straight into a pinned lease, the first one's too (which then went
+  // up from it inside the GPU region): one lease per partition, none refused.
+  EXPECT_EQ(status.pinned_pool_leases, 10u);
+  EXPECT_EQ(status.pinned_pool_refused, 0u);
   EXPECT_EQ(status.devices.at(0).resident_circuits, std::vector<std::string>{"porep"});
   e.shutdown(true);
   EXPECT_GE(e.status().faults.self_check, 2u);
@@ -184,6 +188,7 @@ TEST(EngineGpu, AnInputLargerThanThePinnedPoolIsReportedOnce) {
   EXPECT_EQ(e.status().partitions_by_prestage["fallback"], 6u);
   EXPECT_EQ(e.status().partitions_by_prestage["ok"], 0u);
   EXPECT_EQ(log.count("larger than engine.pinned_pool"), 1u);
+  EXPECT_EQ(e.status().pinned_pool_leases, 0u);  // never asked for what cannot fit
 }
 
 }  // namespace

@@ -125,7 +125,7 @@ TEST(BellpersonProver, QuotientIsExactForASatisfiedAssignment) {
   const Fr x = ff::random_nonzero_os<Fr>();
   const auto d = poly::Domain<Fr>(static_cast<std::size_t>(std::countr_zero(m)),
                                   poly::root_of_unity_from<Fr>(7, std::countr_zero(m)));
-  auto eval_interpolant = [&](const std::vector<Fr>& v) {
+  auto eval_interpolant = [&](std::span<const Fr> v) {
     std::vector<Fr> coeffs(m, Fr::zero());
     std::copy(v.begin(), v.end(), coeffs.begin());
     ntt::inverse(coeffs.data(), d);
@@ -172,7 +172,7 @@ TEST(BellpersonProver, AssignmentsThatDoNotFitTheKeyAreClearErrors) {
   w.a_aux.set(w.a_aux.bits - 1), w.a_aux.set(0), w.a_aux.set(1);  // more A bits than the key's points
   if (w.a_aux.popcount() != good.a_aux.popcount()) expect(w, "A density");
   w = good;
-  w.c.pop_back();
+  w.c = std::vector<Fr>(w.c.begin(), w.c.end() - 1);
   expect(w, "different lengths");
   w = good;
   w.b_inputs = Density::of_size(3);

@@ -24,9 +24,10 @@ using groth16::bellperson::Fr;
 Assignment random_assignment(std::size_t abc, std::size_t inputs, std::size_t aux, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   Assignment w;
-  for (auto* v : {&w.a, &w.b, &w.c}) {
-    v->resize(abc);
-    for (auto& x : *v) x = test::rand_el<Fr>(rng);
+  for (auto* column : {&w.a, &w.b, &w.c}) {
+    std::vector<Fr> v(abc);
+    for (auto& x : v) x = test::rand_el<Fr>(rng);
+    *column = std::move(v);
   }
   w.inputs.resize(inputs);
   for (auto& x : w.inputs) x = test::rand_el<Fr>(rng);
@@ -68,6 +69,47 @@ TEST_F(AssignmentFile, WhatIsWrittenReadsBack) {
   const auto h = peek(file.string());
   EXPECT_EQ(h.abc_size, 70'001u);
   EXPECT_EQ(h.aux_size, 100'003u);
+}
+
+// The engine lends a pinned lease for a, b and c: they are decoded there, in place, and the columns keep the
+// lender's owner alive after the read; a refusal or too small a loan gives vectors of their own.
+TEST_F(AssignmentFile, ABCAreDecodedIntoLentMemoryWhichTheColumnsKeepAlive) {
+  const auto w = random_assignment(70'001, 3, 100'003, 5);
+  write(file.string(), w);
+  std::weak_ptr<std::vector<Fr>> watch;
+  std::uint64_t asked = 0;
+  Assignment r;
+  {
+    auto memory = std::make_shared<std::vector<Fr>>(3 * 70'001 + 7);
+    watch = memory;
+    r = read(file.string(), [&](std::uint64_t abc_size) -> std::optional<AbcMemory> {
+      asked = abc_size;
+      return AbcMemory{std::span<Fr>(*memory), memory};
+    });
+  }
+  EXPECT_EQ(asked, 70'001u);
+  ASSERT_FALSE(watch.expired()) << "the columns must keep the lent memory alive";
+  const auto memory = watch.lock();
+  EXPECT_TRUE(r.a.borrowed() && r.b.borrowed() && r.c.borrowed());
+  EXPECT_EQ(r.a.data(), memory->data());  // a, b, c one after the other, as the GPU upload takes them
+  EXPECT_EQ(r.b.data(), memory->data() + 70'001);
+  EXPECT_EQ(r.c.data(), memory->data() + 2 * 70'001);
+  EXPECT_EQ(r.a, w.a);
+  EXPECT_EQ(r.b, w.b);
+  EXPECT_EQ(r.c, w.c);
+  EXPECT_EQ(r.aux, w.aux);
+  r = Assignment{};
+  EXPECT_EQ(memory.use_count(), 1) << "no column holds the memory once the assignment is gone";
+
+  const auto refused = read(file.string(), [](std::uint64_t) { return std::optional<AbcMemory>{}; });
+  EXPECT_FALSE(refused.a.borrowed());
+  EXPECT_EQ(refused.c, w.c);
+  auto small = std::make_shared<std::vector<Fr>>(3 * 70'001 - 1);
+  const auto too_small = read(file.string(), [&](std::uint64_t) {
+    return std::optional<AbcMemory>(AbcMemory{std::span<Fr>(*small), small});
+  });
+  EXPECT_FALSE(too_small.b.borrowed());
+  EXPECT_EQ(too_small.b, w.b);
 }
 
 TEST_F(AssignmentFile, AValueNotReducedIsNamedAtItsIndexTheLowestFirst) {
