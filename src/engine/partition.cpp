@@ -282,27 +282,26 @@ std::unique_ptr<Prestaged<Fr>> stage_ahead(cuda::PinnedPool* pool, W& w, const s
   return staged;
 }
 
-// A pinned lease for a bellperson assignment's a, b and c, to decode them into (io::bellperson_assignment's
-// LendAbc): when the worker has a usable device and the pool can lend one. Whatever the device later admits,
-// the values are then read once and leave from page-locked memory.
+// Pinned leases for a bellperson assignment's a, b, c and its aux, to decode them into
+// (io::bellperson_assignment's Lend): when the worker has a usable device and the pool can lend them.
+// Whatever the device later admits, the values are then read once and go to the GPU by DMA from there. `abc`
+// is set to the a, b, c lease, the one pre-staging uploads.
 template <class W, class TooLarge>
-io::bellperson_assignment::LendAbc lend_abc(cuda::PinnedPool* pool, W& w, SharedLease& lease,
+io::bellperson_assignment::Lend lend_pinned(cuda::PinnedPool* pool, W& w, SharedLease& abc,
                                             TooLarge&& too_large) {
   if (!pool || !w.device || w.device->lost || w.generation != w.device->generation) return {};
+  namespace ba = io::bellperson_assignment;
   using Fr = groth16::bellperson::Fr;
-  return [pool, &lease,
-          too_large](std::uint64_t abc_size) -> std::optional<io::bellperson_assignment::AbcMemory> {
-    const std::size_t bytes = 3 * abc_size * sizeof(Fr);
-    if (bytes == 0) return std::nullopt;
+  return [pool, &abc, too_large](ba::Part part, std::uint64_t count) -> std::optional<ba::LentMemory> {
+    const std::size_t bytes = count * sizeof(Fr);
     if (bytes > pool->stats().budget) {
-      too_large(bytes);
+      if (part == ba::Part::kAbc) too_large(bytes);
       return std::nullopt;
     }
     auto l = std::make_shared<cuda::PinnedPool::Lease>(pool->lease(bytes));
     if (!*l) return std::nullopt;
-    lease = l;
-    return io::bellperson_assignment::AbcMemory{std::span<Fr>(reinterpret_cast<Fr*>(l->data()), 3 * abc_size),
-                                                std::move(l)};
+    if (part == ba::Part::kAbc) abc = l;
+    return ba::LentMemory{std::span<Fr>(reinterpret_cast<Fr*>(l->data()), count), std::move(l)};
   };
 }
 
@@ -328,7 +327,7 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
     groth16::StageTimer t(&r.stages, "load_witness");
 #ifdef CUZK_HAVE_CUDA
     loaded = io::bellperson_assignment::read(job.witness_paths[partition],
-                                             lend_abc(pinned_pool_.get(), w, abc_lease, too_large));
+                                             lend_pinned(pinned_pool_.get(), w, abc_lease, too_large));
 #else
     loaded = io::bellperson_assignment::read(job.witness_paths[partition]);
 #endif

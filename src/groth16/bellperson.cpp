@@ -72,7 +72,7 @@ std::vector<Fr> select(std::span<const Fr> head, const Density* head_density, st
 // Witness-side MSMs take the split form (zeros skipped, ones batch-added: most PoRep values are bits);
 // the quotient's dense coefficients take plain Pippenger.
 template <class Cfg>
-ec::Jacobian<Cfg> msm_of(const std::vector<ec::Affine<Cfg>>& bases, const std::vector<Fr>& scalars,
+ec::Jacobian<Cfg> msm_of(const std::vector<ec::Affine<Cfg>>& bases, std::span<const Fr> scalars,
                          bool witness = true) {
   const auto plain = msm::plain_scalars(scalars.data(), scalars.size());
   return witness ? msm::split_msm<Cfg>(bases.data(), plain.data(), scalars.size())
@@ -264,7 +264,7 @@ Assignment synthesize(const r1cs::CsrSystem<Fr>& cs, const std::vector<Fr>& z) {
   w.c = r1cs::spmv(cs.c, z, n_in);
   for (std::size_t i = 0; i < n_in; ++i) w.a[rows + i] = z[i];
   w.inputs.assign(z.begin(), z.begin() + static_cast<std::ptrdiff_t>(n_in));
-  w.aux.assign(z.begin() + static_cast<std::ptrdiff_t>(n_in), z.end());
+  w.aux = std::vector<Fr>(z.begin() + static_cast<std::ptrdiff_t>(n_in), z.end());
   w.a_aux = columns_used(cs.a, n_in, w.aux.size());
   w.b_inputs = columns_used(cs.b, 0, n_in);
   w.b_aux = columns_used(cs.b, n_in, w.aux.size());

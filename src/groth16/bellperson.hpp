@@ -46,8 +46,9 @@ struct Density {
 };
 
 struct Assignment {
-  Column<Fr> a, b, c;           // per constraint, input constraints included (not padded)
-  std::vector<Fr> inputs, aux;  // inputs[0] = ONE
+  Column<Fr> a, b, c;      // per constraint, input constraints included (not padded)
+  std::vector<Fr> inputs;  // inputs[0] = ONE
+  Column<Fr> aux;
   Density a_aux, b_inputs, b_aux;
 };
 

@@ -46,7 +46,7 @@ Header parse_header(std::span<const std::uint8_t> b, const std::string& name) {
 
 // `file`, when the bytes are its mapping: each vector's pages are dropped once it is decoded.
 Assignment parse(std::span<const std::uint8_t> b, const std::string& name, const MappedFile* file = nullptr,
-                 const LendAbc& lend = {}) {
+                 const Lend& lend = {}) {
   const Header h = parse_header(b, name);
   std::size_t at = kHeaderBytes;
   // In parallel: a PoRep partition's assignment is 17 GB, 530 M values.
@@ -72,23 +72,31 @@ Assignment parse(std::span<const std::uint8_t> b, const std::string& name, const
     if (bits % 64) d.words.back() &= (std::uint64_t{1} << (bits % 64)) - 1;
     return d;
   };
-  // Sizing a vector zeroes it on one core; the big four at once (17 GB at 32 GiB PoRep, where zeroing them
-  // one after another would take longer than decoding them on every core).
   Assignment w;
-  std::optional<AbcMemory> lent;
-  if (lend) lent = lend(h.abc_size);
-  if (lent && lent->values.size() >= 3 * h.abc_size) {  // decoded in place: nothing to zero first
+  auto borrow = [&](Part part, std::uint64_t count) -> std::optional<LentMemory> {
+    if (!lend || count == 0) return std::nullopt;
+    auto lent = lend(part, count);
+    if (lent && lent->values.size() < count) lent.reset();
+    return lent;
+  };
+  // Lent memory is decoded in place: nothing to zero first.
+  if (auto lent = borrow(Part::kAbc, 3 * h.abc_size)) {
     const std::size_t n = h.abc_size;
     w.a = groth16::Column<Fr>(lent->values.subspan(0, n), lent->owner);
     w.b = groth16::Column<Fr>(lent->values.subspan(n, n), lent->owner);
     w.c = groth16::Column<Fr>(lent->values.subspan(2 * n, n), std::move(lent->owner));
-    w.aux.resize(h.aux_size);
-  } else {
-    std::vector<Fr> a, b, c;
-    tbb::parallel_invoke([&] { a.resize(h.abc_size); }, [&] { b.resize(h.abc_size); },
-                         [&] { c.resize(h.abc_size); }, [&] { w.aux.resize(h.aux_size); });
-    w.a = std::move(a), w.b = std::move(b), w.c = std::move(c);
   }
+  if (auto lent = borrow(Part::kAux, h.aux_size))
+    w.aux = groth16::Column<Fr>(lent->values.first(h.aux_size), std::move(lent->owner));
+  // Sizing a vector zeroes it on one core; the big four at once (17 GB at 32 GiB PoRep, where zeroing them
+  // one after another would take longer than decoding them on every core).
+  std::vector<Fr> va, vb, vc, vaux;
+  const bool own_abc = !w.a.borrowed(), own_aux = !w.aux.borrowed();
+  tbb::parallel_invoke(
+      [&] { va.resize(own_abc ? h.abc_size : 0); }, [&] { vb.resize(own_abc ? h.abc_size : 0); },
+      [&] { vc.resize(own_abc ? h.abc_size : 0); }, [&] { vaux.resize(own_aux ? h.aux_size : 0); });
+  if (own_abc) w.a = std::move(va), w.b = std::move(vb), w.c = std::move(vc);
+  if (own_aux) w.aux = std::move(vaux);
   w.inputs.resize(h.inputs_size);
   scalars(w.a, "a");
   scalars(w.b, "b");
@@ -103,7 +111,7 @@ Assignment parse(std::span<const std::uint8_t> b, const std::string& name, const
 
 }  // namespace
 
-Assignment read(const std::string& path, const LendAbc& lend) {
+Assignment read(const std::string& path, const Lend& lend) {
   const MappedFile f(path);
   return parse(f.bytes(), path, &f, lend);
 }

@@ -20,18 +20,23 @@ struct Header {
   std::uint64_t abc_size = 0, inputs_size = 0, aux_size = 0;
 };
 
-// Memory for a, b and c that the caller lends the reader: 3·abc_size scalars (a, then b, then c, one after
-// the other) and what keeps them alive. The engine lends a page-locked lease, so a PoRep partition's 12.9 GB
-// of a, b, c are decoded once, where the GPU upload reads them (groth16::Column).
-struct AbcMemory {
+// Memory that the caller lends the reader for the large vectors: `values` and what keeps them alive. The
+// engine lends page-locked leases, so a PoRep partition's a, b, c (12.9 GB) and aux (4.2 GB) are decoded
+// once, where the GPU upload reads them (groth16::Column views them).
+struct LentMemory {
   std::span<groth16::bellperson::Fr> values;
   std::shared_ptr<void> owner;
 };
-// Asked once the header is read, with abc_size; no memory (nullopt, or too few values): vectors of their own.
-using LendAbc = std::function<std::optional<AbcMemory>(std::uint64_t abc_size)>;
+enum class Part {
+  kAbc,  // a, b and c one after the other: 3·abc_size scalars
+  kAux,  // aux_size scalars
+};
+// Asked once the header is read, for kAbc and then kAux, with the number of scalars; no memory (nullopt, or
+// too few values) leaves that part in vectors of its own.
+using Lend = std::function<std::optional<LentMemory>(Part part, std::uint64_t count)>;
 
 // Throws FormatError naming `name` (truncated, wrong magic or version, a value not reduced).
-groth16::bellperson::Assignment read(const std::string& path, const LendAbc& lend = {});
+groth16::bellperson::Assignment read(const std::string& path, const Lend& lend = {});
 groth16::bellperson::Assignment read_bytes(std::vector<std::uint8_t> bytes, const std::string& name);
 // The header only, with the file's length checked against it.
 Header peek(const std::string& path);

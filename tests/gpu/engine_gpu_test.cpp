@@ -133,14 +133,18 @@ TEST(EngineGpu, BellpersonPartitionsProveOnTheGpu) {
   CUZK_REQUIRE_GPU();
   namespace bp = groth16::bellperson;
   test::TempRepository repo;
-  const auto parts = repo.add_bellperson("porep", 12, 10);
+  repo.add_bellperson("porep", 12, 10);
   const auto params = io::bellperson::read_params((repo.root() / "porep" / "circuit.params").string());
+  // By path, as the daemon takes PoRep-size assignments: each is decoded into a pinned lease.
+  std::vector<std::string> paths;
+  for (int i = 0; i < 10; ++i)
+    paths.push_back((repo.root() / "porep" / ("assignment-" + std::to_string(i) + ".bin")).string());
   // One worker: no partition can meet the corruption three times in a row.
   EngineConfig cfg = gpu0_config(repo, 1);
   cfg.fault_corrupt = {4, 0, 1};
   cfg.log = [](const std::string&) {};
   Engine e(cfg);
-  const auto r = e.await(e.submit({"p", "porep", std::nullopt, parts}).job_id);
+  const auto r = e.await(e.submit({"p", "porep", std::nullopt, {}, paths}).job_id);
   ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
   ASSERT_EQ(r.partitions.size(), 10u);
   std::size_t uploads = 0;
@@ -160,9 +164,9 @@ TEST(EngineGpu, BellpersonPartitionsProveOnTheGpu) {
   // partitions); the first is not, as its need on the device was not known yet.
   EXPECT_EQ(status.partitions_by_prestage["ok"], 9u);
   EXPECT_EQ(status.partitions_by_prestage["fallback"], 1u);
-  // Each partition's a, b, c were decoded straight into a pinned lease, the first one's too (which then went
-  // up from it inside the GPU region): one lease per partition, none refused.
-  EXPECT_EQ(status.pinned_pool_leases, 10u);
+  // Each partition's a, b, c and its aux were decoded straight into pinned leases, the first one's too (which
+  // then went up from them inside the GPU region): two leases per partition, none refused.
+  EXPECT_EQ(status.pinned_pool_leases, 20u);
   EXPECT_EQ(status.pinned_pool_refused, 0u);
   EXPECT_EQ(status.devices.at(0).resident_circuits, std::vector<std::string>{"porep"});
   e.shutdown(true);

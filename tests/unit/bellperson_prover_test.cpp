@@ -26,8 +26,9 @@ TEST(BellpersonProver, QueryScalarsFollowTheDensityBitsAcrossBlockEdges) {
     for (const double p : {0.0, 0.03, 0.5, 1.0}) {
       Assignment w;
       w.inputs = {Fr::one(), ff::random_element<Fr>(rng), ff::random_element<Fr>(rng)};
-      w.aux.resize(n);
-      for (auto& x : w.aux) x = Fr::from_u64(rng());  // distinct values: a misplaced one shows
+      std::vector<Fr> aux(n);
+      for (auto& x : aux) x = Fr::from_u64(rng());  // distinct values: a misplaced one shows
+      w.aux = std::move(aux);
       w.a_aux = Density::of_size(n);
       w.b_aux = Density::of_size(n);
       w.b_inputs = Density::of_size(3);
@@ -163,7 +164,7 @@ TEST(BellpersonProver, AssignmentsThatDoNotFitTheKeyAreClearErrors) {
     }
   };
   auto w = good;
-  w.aux.pop_back();
+  w.aux = std::vector<Fr>(w.aux.begin(), w.aux.end() - 1);
   expect(w, "aux values");
   w = good;
   w.inputs[0] = Fr::from_u64(2);

@@ -31,8 +31,9 @@ Assignment random_assignment(std::size_t abc, std::size_t inputs, std::size_t au
   }
   w.inputs.resize(inputs);
   for (auto& x : w.inputs) x = test::rand_el<Fr>(rng);
-  w.aux.resize(aux);
-  for (auto& x : w.aux) x = test::rand_el<Fr>(rng);
+  std::vector<Fr> aux_values(aux);
+  for (auto& x : aux_values) x = test::rand_el<Fr>(rng);
+  w.aux = std::move(aux_values);
   for (auto [d, n] : {std::pair{&w.a_aux, aux}, std::pair{&w.b_inputs, inputs}, std::pair{&w.b_aux, aux}}) {
     *d = Density::of_size(n);
     for (std::size_t i = 0; i < n; ++i)
@@ -71,45 +72,52 @@ TEST_F(AssignmentFile, WhatIsWrittenReadsBack) {
   EXPECT_EQ(h.aux_size, 100'003u);
 }
 
-// The engine lends a pinned lease for a, b and c: they are decoded there, in place, and the columns keep the
-// lender's owner alive after the read; a refusal or too small a loan gives vectors of their own.
-TEST_F(AssignmentFile, ABCAreDecodedIntoLentMemoryWhichTheColumnsKeepAlive) {
-  const auto w = random_assignment(70'001, 3, 100'003, 5);
+// The engine lends pinned leases for a, b, c and for aux: they are decoded there, in place, and the columns
+// keep the lender's owners alive after the read; a refusal or too small a loan gives vectors of their own.
+TEST_F(AssignmentFile, LargeVectorsAreDecodedIntoLentMemoryWhichTheColumnsKeepAlive) {
+  const std::size_t abc = 70'001, aux = 100'003;
+  const auto w = random_assignment(abc, 3, aux, 5);
   write(file.string(), w);
-  std::weak_ptr<std::vector<Fr>> watch;
-  std::uint64_t asked = 0;
+  std::weak_ptr<std::vector<Fr>> abc_watch, aux_watch;
+  std::vector<std::pair<Part, std::uint64_t>> asked;
   Assignment r;
   {
-    auto memory = std::make_shared<std::vector<Fr>>(3 * 70'001 + 7);
-    watch = memory;
-    r = read(file.string(), [&](std::uint64_t abc_size) -> std::optional<AbcMemory> {
-      asked = abc_size;
-      return AbcMemory{std::span<Fr>(*memory), memory};
+    auto abc_memory = std::make_shared<std::vector<Fr>>(3 * abc + 7);
+    auto aux_memory = std::make_shared<std::vector<Fr>>(aux);
+    abc_watch = abc_memory, aux_watch = aux_memory;
+    r = read(file.string(), [&](Part part, std::uint64_t count) -> std::optional<LentMemory> {
+      asked.emplace_back(part, count);
+      auto& m = part == Part::kAbc ? abc_memory : aux_memory;
+      return LentMemory{std::span<Fr>(*m), m};
     });
   }
-  EXPECT_EQ(asked, 70'001u);
-  ASSERT_FALSE(watch.expired()) << "the columns must keep the lent memory alive";
-  const auto memory = watch.lock();
-  EXPECT_TRUE(r.a.borrowed() && r.b.borrowed() && r.c.borrowed());
-  EXPECT_EQ(r.a.data(), memory->data());  // a, b, c one after the other, as the GPU upload takes them
-  EXPECT_EQ(r.b.data(), memory->data() + 70'001);
-  EXPECT_EQ(r.c.data(), memory->data() + 2 * 70'001);
+  EXPECT_EQ(asked, (std::vector<std::pair<Part, std::uint64_t>>{{Part::kAbc, 3 * abc}, {Part::kAux, aux}}));
+  ASSERT_FALSE(abc_watch.expired() || aux_watch.expired()) << "the columns must keep the lent memory alive";
+  const auto abc_memory = abc_watch.lock(), aux_memory = aux_watch.lock();
+  EXPECT_TRUE(r.a.borrowed() && r.b.borrowed() && r.c.borrowed() && r.aux.borrowed());
+  EXPECT_EQ(r.a.data(), abc_memory->data());  // a, b, c one after the other, as the GPU upload takes them
+  EXPECT_EQ(r.b.data(), abc_memory->data() + abc);
+  EXPECT_EQ(r.c.data(), abc_memory->data() + 2 * abc);
+  EXPECT_EQ(r.aux.data(), aux_memory->data());
   EXPECT_EQ(r.a, w.a);
   EXPECT_EQ(r.b, w.b);
   EXPECT_EQ(r.c, w.c);
+  EXPECT_EQ(r.inputs, w.inputs);
   EXPECT_EQ(r.aux, w.aux);
   r = Assignment{};
-  EXPECT_EQ(memory.use_count(), 1) << "no column holds the memory once the assignment is gone";
+  EXPECT_EQ(abc_memory.use_count(), 1) << "no column holds the memory once the assignment is gone";
+  EXPECT_EQ(aux_memory.use_count(), 1);
 
-  const auto refused = read(file.string(), [](std::uint64_t) { return std::optional<AbcMemory>{}; });
-  EXPECT_FALSE(refused.a.borrowed());
-  EXPECT_EQ(refused.c, w.c);
-  auto small = std::make_shared<std::vector<Fr>>(3 * 70'001 - 1);
-  const auto too_small = read(file.string(), [&](std::uint64_t) {
-    return std::optional<AbcMemory>(AbcMemory{std::span<Fr>(*small), small});
+  // a, b, c refused, aux lent too little: all in vectors of their own, the same values.
+  auto small = std::make_shared<std::vector<Fr>>(aux - 1);
+  const auto own = read(file.string(), [&](Part part, std::uint64_t) -> std::optional<LentMemory> {
+    if (part == Part::kAbc) return std::nullopt;
+    return LentMemory{std::span<Fr>(*small), small};
   });
-  EXPECT_FALSE(too_small.b.borrowed());
-  EXPECT_EQ(too_small.b, w.b);
+  EXPECT_FALSE(own.a.borrowed() || own.c.borrowed() || own.aux.borrowed());
+  EXPECT_EQ(own.c, w.c);
+  EXPECT_EQ(own.aux, w.aux);
+  EXPECT_EQ(small.use_count(), 1);
 }
 
 TEST_F(AssignmentFile, AValueNotReducedIsNamedAtItsIndexTheLowestFirst) {
