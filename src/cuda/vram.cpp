@@ -82,6 +82,16 @@ std::size_t vram_available() {
   return available_given(free, total, a.usage.in_use, vram_policy());
 }
 
+std::size_t vram_capacity() {
+  int device = 0;
+  CUZK_CUDA_CHECK(cudaGetDevice(&device));
+  std::size_t free = 0, total = 0;
+  CUZK_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  auto& a = account(device);
+  std::lock_guard lock(a.mutex);
+  return a.usage.in_use + available_given(free, total, a.usage.in_use, vram_policy());
+}
+
 void* vram_allocate(std::size_t bytes, int* device) {
   CUZK_CUDA_CHECK(cudaGetDevice(device));
   auto& a = account(*device);

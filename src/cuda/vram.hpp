@@ -39,6 +39,11 @@ VramUsage vram_usage(int device);
 // Bytes an allocation on the current device may take now: within the limit and leaving the margin free.
 std::size_t vram_available();
 
+// What this process may hold on the current device in all: in_use + vram_available(), from one snapshot.
+// Summing the two calls instead over-counts whatever another thread frees between them (pre-staging, admitted
+// by that sum while the proof in progress freed a buffer, took room the proof still needed).
+std::size_t vram_capacity();
+
 // cudaMalloc on the current device under the policy; returns the pointer and sets *device. Throws
 // CudaError (out_of_memory when refused, injected or failed for lack of memory). bytes > 0.
 void* vram_allocate(std::size_t bytes, int* device);

@@ -174,22 +174,21 @@ class Prestaged final : public StagedWitness {
 // Whether the device can take `bytes` more now (the caller holds the area's lock): beside everything the
 // proof in progress may still need and what is staged already. A circuit whose proof has not yet run on this
 // device is not admitted: its need is not known.
-inline bool admitted(const StagingArea& area, int ordinal, const std::string& circuit_id, std::size_t bytes) {
+inline bool admitted(const StagingArea& area, const std::string& circuit_id, std::size_t bytes) {
   const auto own = area.proof_need.find(circuit_id);
   if (own == area.proof_need.end()) return false;
   std::size_t need = own->second;
   if (const auto current = area.proof_need.find(area.circuit); current != area.proof_need.end())
     need = std::max(need, current->second);
-  const std::size_t capacity = cuda::vram_usage(ordinal).in_use + cuda::vram_available();
-  return area.floor + need + area.staged_bytes + bytes <= capacity;
+  return area.floor + need + area.staged_bytes + bytes <= cuda::vram_capacity();
 }
 
 // Uploads the first `count` values of `host` (filled already) if the device admits them. Null: upload in the
 // region.
 template <class Fr>
-std::unique_ptr<Prestaged<Fr>> stage_lease(StagingArea& area, int ordinal, std::uint64_t generation,
-                                           cuda::Stream& copy, const std::string& circuit_id,
-                                           SharedLease host, std::size_t count) {
+std::unique_ptr<Prestaged<Fr>> stage_lease(StagingArea& area, std::uint64_t generation, cuda::Stream& copy,
+                                           const std::string& circuit_id, SharedLease host,
+                                           std::size_t count) {
   // Declared before the lock, so destroyed after it is released: a Prestaged unlists itself under that
   // lock, and a refused allocation in stage() destroys it on the way out (destroyed under the lock, that was
   // a self-deadlock the allocation-fault test ran into). Made inside the try: its event cannot be created in
@@ -197,7 +196,7 @@ std::unique_ptr<Prestaged<Fr>> stage_lease(StagingArea& area, int ordinal, std::
   std::unique_ptr<Prestaged<Fr>> p;
   try {
     std::lock_guard lock(area.mutex);
-    if (!admitted(area, ordinal, circuit_id, count * sizeof(Fr))) return nullptr;
+    if (!admitted(area, circuit_id, count * sizeof(Fr))) return nullptr;
     p = std::make_unique<Prestaged<Fr>>(area, generation);
     p->stage(std::move(host), count, copy.get());
     return p;
@@ -210,9 +209,8 @@ std::unique_ptr<Prestaged<Fr>> stage_lease(StagingArea& area, int ordinal, std::
 // worker may hold the GPU, if the pinned pool lends a buffer and the device admits it. Null: upload in the
 // region.
 template <class Fr>
-std::unique_ptr<Prestaged<Fr>> prestage(cuda::PinnedPool& pool, StagingArea& area, int ordinal,
-                                        std::uint64_t generation, cuda::Stream& copy,
-                                        const std::string& circuit_id,
+std::unique_ptr<Prestaged<Fr>> prestage(cuda::PinnedPool& pool, StagingArea& area, std::uint64_t generation,
+                                        cuda::Stream& copy, const std::string& circuit_id,
                                         std::initializer_list<std::span<const Fr>> parts) {
   std::size_t count = 0;
   for (const auto& part : parts) count += part.size();
@@ -220,7 +218,7 @@ std::unique_ptr<Prestaged<Fr>> prestage(cuda::PinnedPool& pool, StagingArea& are
   // again in stage_lease after it.
   try {
     std::lock_guard lock(area.mutex);
-    if (!admitted(area, ordinal, circuit_id, count * sizeof(Fr))) return nullptr;
+    if (!admitted(area, circuit_id, count * sizeof(Fr))) return nullptr;
   } catch (const cuda::CudaError&) {  // free memory not known: a context in trouble, the region recovers
     return nullptr;
   }
@@ -231,7 +229,7 @@ std::unique_ptr<Prestaged<Fr>> prestage(cuda::PinnedPool& pool, StagingArea& are
     cuda::parallel_copy(lease->data() + at, part.data(), part.size_bytes());
     at += part.size_bytes();
   }
-  return stage_lease<Fr>(area, ordinal, generation, copy, circuit_id, std::move(lease), count);
+  return stage_lease<Fr>(area, generation, copy, circuit_id, std::move(lease), count);
 }
 
 // Called in the GPU region once the key is on the device: what the daemon holds apart from staged witnesses
@@ -269,13 +267,12 @@ std::unique_ptr<Prestaged<Fr>> stage_ahead(cuda::PinnedPool* pool, W& w, const s
   if (pool && w.generation == w.device->generation) {
     auto& d = *w.device;
     if (filled) {
-      staged = stage_lease<Fr>(d.staging, d.ordinal, w.generation, *w.copy, circuit_id, std::move(filled),
-                               filled_count);
+      staged = stage_lease<Fr>(d.staging, w.generation, *w.copy, circuit_id, std::move(filled), filled_count);
     } else {
       std::size_t bytes = 0;
       for (const auto& part : parts) bytes += part.size_bytes();
       if (bytes > pool->stats().budget) too_large(bytes);
-      staged = prestage<Fr>(*pool, d.staging, d.ordinal, w.generation, *w.copy, circuit_id, parts);
+      staged = prestage<Fr>(*pool, d.staging, w.generation, *w.copy, circuit_id, parts);
     }
   }
   r.prestage = staged ? "ok" : pool ? "fallback" : "off";
