@@ -1,6 +1,8 @@
 // cuzk-bench: Google Benchmark entry point (the benchmarks live in the other files of bench/), plus
 //   cuzk-bench kernels [max_log2] [reps] [field,ntt,g1,g2,prove,porep,bellperson]   GPU kernel table
 //   cuzk-bench pcie [GIB]                                   host-to-device upload rates (gpu/pcie_probe.cpp)
+//   cuzk-bench interference [LOG_N] [GIB] [REPS]           an MSM beside another thread's uploads and
+//                                                           allocations (gpu/interference_probe.cpp)
 //   cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>
 //   cuzk-bench gen porep-like --log-domain K [--seed S] [--witnesses N] [--curve C] --out DIR
 //   cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …   daemon client (client/)
@@ -36,6 +38,7 @@ namespace cuzk::bench {
 int run_kernels(int argc, char** argv);
 int run_sticky_probe(int argc, char** argv);
 int run_pcie_probe(int argc, char** argv);
+int run_interference_probe(int argc, char** argv);
 }  // namespace cuzk::bench
 #endif
 #ifdef CUZK_HAVE_CLIENT
@@ -133,9 +136,11 @@ int main(int argc, char** argv) {
 #ifdef CUZK_HAVE_CUDA
   const GpuTool gpu_tools[] = {{"kernels", cuzk::bench::run_kernels},
                                {"sticky-probe", cuzk::bench::run_sticky_probe},
-                               {"pcie", cuzk::bench::run_pcie_probe}};
+                               {"pcie", cuzk::bench::run_pcie_probe},
+                               {"interference", cuzk::bench::run_interference_probe}};
 #else
-  const GpuTool gpu_tools[] = {{"kernels", nullptr}, {"sticky-probe", nullptr}, {"pcie", nullptr}};
+  const GpuTool gpu_tools[] = {
+      {"kernels", nullptr}, {"sticky-probe", nullptr}, {"pcie", nullptr}, {"interference", nullptr}};
 #endif
   for (const auto& [name, run] : gpu_tools) {
     if (argc < 2 || std::strcmp(argv[1], name) != 0) continue;

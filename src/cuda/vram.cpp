@@ -72,24 +72,32 @@ VramUsage vram_usage(int device) {
   return a.usage;
 }
 
-std::size_t vram_available() {
+namespace {
+
+// What this process holds on the current device and what an allocation may take there, read together.
+struct Room {
+  std::size_t in_use = 0, available = 0;
+};
+
+Room room_now() {
   int device = 0;
   CUZK_CUDA_CHECK(cudaGetDevice(&device));
   std::size_t free = 0, total = 0;
   CUZK_CUDA_CHECK(cudaMemGetInfo(&free, &total));
   auto& a = account(device);
   std::lock_guard lock(a.mutex);
-  return available_given(free, total, a.usage.in_use, vram_policy());
+  return {a.usage.in_use, available_given(free, total, a.usage.in_use, vram_policy())};
+}
+
+}  // namespace
+
+std::size_t vram_available() {
+  return room_now().available;
 }
 
 std::size_t vram_capacity() {
-  int device = 0;
-  CUZK_CUDA_CHECK(cudaGetDevice(&device));
-  std::size_t free = 0, total = 0;
-  CUZK_CUDA_CHECK(cudaMemGetInfo(&free, &total));
-  auto& a = account(device);
-  std::lock_guard lock(a.mutex);
-  return a.usage.in_use + available_given(free, total, a.usage.in_use, vram_policy());
+  const Room r = room_now();
+  return r.in_use + r.available;
 }
 
 void* vram_allocate(std::size_t bytes, int* device) {
