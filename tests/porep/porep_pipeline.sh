@@ -43,6 +43,9 @@ mkdir -p "$WORK/repo2"
   --backend cpu >"$WORK/porep.txt" 2>"$WORK/porep.err"
 grep -q "^| 2 | 0 |" "$WORK/porep.txt" || { echo "porep_pipeline: cuzk-bench porep failed" >&2; cat "$WORK/porep.txt" "$WORK/porep.err" >&2; exit 1; }
 [[ $(grep -c "^job=.* partition=" "$WORK/porep.txt") -eq 6 ]]
+# The summary's sustained rate (steady s/proof: first to last proof finished) is a number within the wall time.
+awk -F'|' '/^\| 2 \| 0 \|/ { ok = ($8 + 0 >= 0 && $8 + 0 <= $4 + 0 && $8 ~ /^ *[0-9.]+ *$/) } END { exit !ok }' \
+  "$WORK/porep.txt" || { echo "porep_pipeline: no steady s/proof in the summary" >&2; cat "$WORK/porep.txt" >&2; exit 1; }
 echo "cuzk-bench porep: 2 proofs x 3 partitions"
 # The same through Filecoin's flow: a bellperson .params key and a, b, c assignment files; the daemon's
 # self-check verified each 192-byte proof.
