@@ -104,6 +104,12 @@ std::unique_lock<std::mutex> Engine::enter_gpu(Worker& w) {
 // A pinned lease that an assignment's columns may view too (decoded in place) while a staging uploads it.
 using SharedLease = std::shared_ptr<cuda::PinnedPool::Lease>;
 
+// A lease of `bytes` from `pool`, shareable; null when the pool cannot lend it.
+inline SharedLease lease_shared(cuda::PinnedPool& pool, std::size_t bytes) {
+  auto lease = std::make_shared<cuda::PinnedPool::Lease>(pool.lease(bytes));
+  return *lease ? lease : nullptr;
+}
+
 // A partition's witness uploaded ahead of its GPU region: from a pinned lease, on the worker's copy stream.
 // Listed in the device's staging area (and counted in its staged bytes) until the proof takes it, the device
 // revokes it, or it is dropped.
@@ -222,8 +228,8 @@ std::unique_ptr<Prestaged<Fr>> prestage(cuda::PinnedPool& pool, StagingArea& are
   } catch (const cuda::CudaError&) {  // free memory not known: a context in trouble, the region recovers
     return nullptr;
   }
-  auto lease = std::make_shared<cuda::PinnedPool::Lease>(pool.lease(count * sizeof(Fr)));
-  if (!*lease) return nullptr;
+  auto lease = lease_shared(pool, count * sizeof(Fr));
+  if (!lease) return nullptr;
   std::size_t at = 0;
   for (const auto& part : parts) {
     cuda::parallel_copy(lease->data() + at, part.data(), part.size_bytes());
@@ -252,26 +258,25 @@ inline void learn_proof_need(StagingArea& area, const std::string& circuit_id, s
 
 // Before a partition's attempts: its input pre-staged on the worker's device when that can be done, and
 // the outcome for the timing line (ok, fallback: uploaded in the region, off: no pinned pool). `W` is the
-// engine's worker. The input is `parts`, or, when `filled` is set, its first `filled_count` values (decoded
-// there in place).
+// engine's worker. The input is `parts`; when `filled` is set they were decoded there, one after the other,
+// and go up from it.
 // `too_large(bytes)` is called when the input alone exceeds the pool's budget: no partition of this circuit
 // can ever be pre-staged, a setting to raise rather than a moment's contention.
 template <class Fr, class W, class TooLarge>
 std::unique_ptr<Prestaged<Fr>> stage_ahead(cuda::PinnedPool* pool, W& w, const std::string& circuit_id,
                                            PartitionResult& r,
                                            std::initializer_list<std::span<const Fr>> parts,
-                                           TooLarge&& too_large, SharedLease filled = nullptr,
-                                           std::size_t filled_count = 0) {
+                                           TooLarge&& too_large, SharedLease filled = nullptr) {
   if (!w.device || w.device->lost) return nullptr;
   std::unique_ptr<Prestaged<Fr>> staged;
   if (pool && w.generation == w.device->generation) {
     auto& d = *w.device;
+    std::size_t count = 0;
+    for (const auto& part : parts) count += part.size();
     if (filled) {
-      staged = stage_lease<Fr>(d.staging, w.generation, *w.copy, circuit_id, std::move(filled), filled_count);
+      staged = stage_lease<Fr>(d.staging, w.generation, *w.copy, circuit_id, std::move(filled), count);
     } else {
-      std::size_t bytes = 0;
-      for (const auto& part : parts) bytes += part.size_bytes();
-      if (bytes > pool->stats().budget) too_large(bytes);
+      if (count * sizeof(Fr) > pool->stats().budget) too_large(count * sizeof(Fr));
       staged = prestage<Fr>(*pool, d.staging, w.generation, *w.copy, circuit_id, parts);
     }
   }
@@ -295,8 +300,8 @@ io::bellperson_assignment::Lend lend_pinned(cuda::PinnedPool* pool, W& w, Shared
       if (part == ba::Part::kAbc) too_large(bytes);
       return std::nullopt;
     }
-    auto l = std::make_shared<cuda::PinnedPool::Lease>(pool->lease(bytes));
-    if (!*l) return std::nullopt;
+    auto l = lease_shared(*pool, bytes);
+    if (!l) return std::nullopt;
     if (part == ba::Part::kAbc) abc = l;
     return ba::LentMemory{std::span<Fr>(reinterpret_cast<Fr*>(l->data()), count), std::move(l)};
   };
@@ -336,7 +341,7 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
   const auto staged = stage_ahead<bp::Fr>(
       pinned_pool_.get(), w, job.circuit->id, r,
       {std::span<const bp::Fr>(a.a), std::span<const bp::Fr>(a.b), std::span<const bp::Fr>(a.c)}, too_large,
-      abc_lease, 3 * a.a.size());
+      abc_lease);
 #endif
   with_attempts(w, job, partition, r, [&] {
     const auto t0 = Clock::now();

@@ -90,13 +90,11 @@ Assignment parse(std::span<const std::uint8_t> b, const std::string& name, const
     w.aux = groth16::Column<Fr>(lent->values.first(h.aux_size), std::move(lent->owner));
   // Sizing a vector zeroes it on one core; the big four at once (17 GB at 32 GiB PoRep, where zeroing them
   // one after another would take longer than decoding them on every core).
-  std::vector<Fr> va, vb, vc, vaux;
-  const bool own_abc = !w.a.borrowed(), own_aux = !w.aux.borrowed();
-  tbb::parallel_invoke(
-      [&] { va.resize(own_abc ? h.abc_size : 0); }, [&] { vb.resize(own_abc ? h.abc_size : 0); },
-      [&] { vc.resize(own_abc ? h.abc_size : 0); }, [&] { vaux.resize(own_aux ? h.aux_size : 0); });
-  if (own_abc) w.a = std::move(va), w.b = std::move(vb), w.c = std::move(vc);
-  if (own_aux) w.aux = std::move(vaux);
+  auto own = [](groth16::Column<Fr>& column, std::size_t n) {
+    if (!column.borrowed()) column = std::vector<Fr>(n);
+  };
+  tbb::parallel_invoke([&] { own(w.a, h.abc_size); }, [&] { own(w.b, h.abc_size); },
+                       [&] { own(w.c, h.abc_size); }, [&] { own(w.aux, h.aux_size); });
   w.inputs.resize(h.inputs_size);
   scalars(w.a, "a");
   scalars(w.b, "b");
