@@ -161,9 +161,12 @@ __global__ void accumulate_kernel(const ec::Affine<C>* points, std::size_t point
 
 // A bucket whose run covers many segments (skewed scalars: a PoRep witness has a million values r − k that
 // share every upper digit, so one bucket per window gets them all) has many heads to add. Summing them in
-// merge_kernel's one thread took 215 ms of a 254 ms MSM; instead they are folded kFoldRadix at a time,
-// one kernel per level (stride 1, R, R², …), until head[t0 + 1] holds the sum of the bucket's heads
-// t0+1..t1. The number of levels follows from the slice's segment count, which the host knows, so no
+// merge_kernel's one thread took 215 ms of a 254 ms MSM; instead the heads of a run longer than kFoldRadix
+// segments are folded kFoldRadix at a time, one kernel per level (stride 1, R, R², …), until head[t0 + 1]
+// holds the sum of the bucket's heads t0+1..t1. Runs of at most kFoldRadix heads (every run of uniform
+// scalars: 2^27 entries over 13·2^19 buckets average 4 segments) stay with merge_kernel, one thread per
+// bucket: folding them too, with one thread of a bucket's segments at work, cost 30 ms of a 2^24 MSM.
+// The number of levels follows from the slice's segment count, which the host knows, so no
 // level waits for a value computed on the device: a slice is enqueued without any synchronisation, and
 // the host runs ahead into the next slice (and, streamed, the next upload) while this one computes.
 constexpr std::size_t kFoldRadix = 32;
@@ -179,15 +182,16 @@ __global__ void fold_heads_kernel(const std::uint32_t* keys, std::size_t total, 
   const std::size_t t0 = start[key] / kSeg, t1 = (end[key] - 1) / kSeg;
   if (t <= t0) return;  // not a head: the segment where the run begins
   const std::size_t j = t - (t0 + 1), heads = t1 - t0;
-  if (heads <= stride || j % (kFoldRadix * stride) != 0) return;
+  if (heads <= kFoldRadix || heads <= stride || j % (kFoldRadix * stride) != 0) return;
   Xyzz<C> acc = head[t];
   for (std::size_t k = stride; k < kFoldRadix * stride && j + k < heads; k += stride) acc += head[t + k];
   head[t] = acc;
 }
 
 // Per bucket, the sum of this slice's entries: partial[b] when its run lies inside one segment,
-// otherwise the tail of its first segment plus the heads of the following ones (folded into the first
-// head above). The first slice stores (infinity for untouched buckets), later slices add.
+// otherwise the tail of its first segment plus the heads of the following ones (added here when there
+// are at most kFoldRadix, else folded into the first head above). The first slice stores (infinity for
+// untouched buckets), later slices add.
 template <class C>
 __global__ void merge_kernel(const std::uint32_t* start, const std::uint32_t* end, std::size_t buckets_n,
                              const Xyzz<C>* partial, const Xyzz<C>* head, const Xyzz<C>* tail,
@@ -205,6 +209,8 @@ __global__ void merge_kernel(const std::uint32_t* start, const std::uint32_t* en
     acc = partial[b];
   else
     acc = tail[t0] + head[t0 + 1];
+  if (t1 - t0 <= kFoldRadix)
+    for (std::size_t t = t0 + 2; t <= t1; ++t) acc += head[t];
   buckets[b] = first_slice ? acc : buckets[b] + acc;
 }
 

@@ -95,6 +95,26 @@ TYPED_TEST(MsmGpuTest, HeavilySkewedScalarsMatchCpu) {
   EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr, nullptr, sliced), expect) << "sliced";
 }
 
+// Buckets whose runs cross 2 to 42 of the accumulation's 64-entry segments, some beside the
+// 32-segment boundary where merge_kernel stops adding a run's heads itself and fold_heads_kernel folds
+// them: scalar j + 1 (one bucket of the lowest window) on 64·j + 17 points for j = 1..40, then random
+// scalars.
+TYPED_TEST(MsmGpuTest, RunsOfAFewToManySegmentsMatchCpu) {
+  CUZK_REQUIRE_GPU();
+  using Cfg = TypeParam;
+  std::vector<std::uint64_t> values;
+  for (std::uint64_t j = 1; j <= 40; ++j) values.insert(values.end(), 64 * j + 17, j + 1);
+  const std::size_t n = values.size() + 10000;
+  auto c = make_case<Cfg>(n, 77);
+  for (std::size_t i = 0; i < values.size(); ++i) c.scalars[i] = Cfg::Scalar::from_u64(values[i]).to_int();
+  auto dp = test::to_device(c.points);
+  auto ds = test::to_device(c.scalars);
+  const auto expect = msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n);
+  EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr), expect);
+  msm::gpu::Options sliced{12, n / 2 + 1};
+  EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr, nullptr, sliced), expect) << "sliced";
+}
+
 TYPED_TEST(MsmGpuTest, StreamedFromHostMatchesCpu) {
   CUZK_REQUIRE_GPU();
   using Cfg = TypeParam;
