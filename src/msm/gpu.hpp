@@ -6,7 +6,9 @@
 //   accumulate one thread per (window, bucket) walks its run and adds ±P into an XYZZ accumulator;
 //   reduce     each window's buckets are cut into segments; a thread computes its segment's running
 //              sum Σ and weighted sum Σ (b - lo + 1)·B_b; the host combines segments and windows.
-// Points beyond `max_chunk` are processed in slices that accumulate into the same buckets.
+// Points beyond `max_chunk` are processed in slices that accumulate into the same buckets, or, with the
+// points resident, in passes over all points and a group of windows (as many sort entries per pass as
+// `max_chunk` points in all windows would take), so that every bucket is written once.
 // The split form for witness vectors: scalar 1 → a parallel batch addition; 0 → skipped; the rest →
 // Pippenger over the gathered subset.
 #pragma once
@@ -24,7 +26,8 @@ namespace cuzk::msm::gpu {
 struct Options {
   std::size_t window_bits = 0;  // 0: chosen from n
   // Points per slice; 0: as many as fit in a third of the free device memory (at most 2^26, at least
-  // 2^20). Every slice after the first costs one more bucket merge.
+  // 2^20). Every slice after the first costs one more bucket merge; resident points take window groups of
+  // the same size instead (see above).
   std::size_t max_chunk = 0;
 };
 

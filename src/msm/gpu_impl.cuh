@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdlib>
 #include <cub/device/device_radix_sort.cuh>
 #include <vector>
 
@@ -68,12 +69,13 @@ ScalarFold<N> scalar_fold() {
   return f;
 }
 
-// Signed digits of every scalar in the slice: pair (window·2^(c-1) + |d|-1, point | sign) or the
-// sentinel key `skip` for zero digits (sorted to the end and ignored).
+// Signed digits of every scalar in the slice for windows [win_begin, win_end) (the carries of the windows
+// below are computed and dropped): pair (window·2^(c-1) + |d|-1, point | sign) or the sentinel key `skip`
+// for zero digits (sorted to the end and ignored), window-major.
 template <std::size_t N>
 __global__ void digits_kernel(const ff::BigInt<N>* scalars, const std::uint32_t* index, std::size_t begin,
-                              std::size_t count, unsigned c, unsigned w, ScalarFold<N> fold,
-                              std::uint32_t* keys, std::uint32_t* vals) {
+                              std::size_t count, unsigned c, unsigned w, unsigned win_begin, unsigned win_end,
+                              ScalarFold<N> fold, std::uint32_t* keys, std::uint32_t* vals) {
   std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (k >= count) return;
   const std::uint32_t i = index ? index[begin + k] : static_cast<std::uint32_t>(begin + k);
@@ -85,11 +87,12 @@ __global__ void digits_kernel(const ff::BigInt<N>* scalars, const std::uint32_t*
   }
   const std::uint32_t half = 1u << (c - 1), skip = w * half;
   std::uint32_t carry = 0;
-  for (unsigned win = 0; win < w; ++win) {
+  for (unsigned win = 0; win < win_end; ++win) {
     std::uint32_t d = window_bits(s, std::size_t(win) * c, c) + carry;
     carry = d > half ? 1 : 0;
+    if (win < win_begin) continue;
     std::int32_t sd = static_cast<std::int32_t>(d) - static_cast<std::int32_t>(carry << c);
-    std::size_t out = std::size_t(win) * count + k;
+    std::size_t out = std::size_t(win - win_begin) * count + k;
     if (sd == 0) {
       keys[out] = skip;
       vals[out] = 0;
@@ -111,22 +114,39 @@ __global__ void bounds_kernel(const std::uint32_t* keys, std::size_t total, std:
   if (p + 1 == total || keys[p + 1] != key) end[key] = static_cast<std::uint32_t>(p + 1);
 }
 
-// Bucket accumulation over fixed segments of kSeg sorted entries, so a crowded bucket is shared by many
+// Bucket accumulation over fixed segments of 2^log_seg sorted entries, so a crowded bucket is shared by many
 // threads. A run of one bucket that lies inside the segment is stored to partial[bucket] (no other
 // thread touches that bucket this slice); a run that continues from the previous segment goes to
 // head[t], one that continues into the next goes to tail[t]; merge_kernel folds the pieces into the
 // bucket. Only stores happen here: an addition into the bucket at a run's end would be taken by one
 // thread at a time while the rest of its warp waits.
+//
+// The segment size: every segment a bucket's run crosses costs the merge one addition, and
+// longer segments leave the accumulation a longer tail of unevenly finished threads. On the H200 (bench/
+// RESULTS.md), 256-entry segments made a 2^27 BLS12-381 G1 MSM 4 % faster than 64-entry ones (merge 102 →
+// 29 ms, accumulation +19 ms), 128 were best or level below 2^25 points; CUZK_MSM_LOG_SEG (6..12)
+// overrides the choice for experiments without a rebuild.
+// The slice sizing (auto_chunk) reserves head/tail partials for segments of no fewer entries than this.
 constexpr std::size_t kSeg = 64;
+
+inline unsigned log_seg_for(std::size_t slice_points) {
+  static const int from_env = [] {
+    const char* v = std::getenv("CUZK_MSM_LOG_SEG");
+    return v && *v ? std::clamp(std::atoi(v), 6, 12) : 0;
+  }();
+  if (from_env) return static_cast<unsigned>(from_env);
+  return slice_points >= (std::size_t(1) << 25) ? 8 : 7;
+}
 
 template <class C>
 __global__ void accumulate_kernel(const ec::Affine<C>* points, std::size_t point_offset,
                                   const std::uint32_t* keys, const std::uint32_t* vals, std::size_t total,
-                                  std::uint32_t skip, Xyzz<C>* partial, Xyzz<C>* head, Xyzz<C>* tail) {
+                                  std::uint32_t skip, unsigned log_seg, Xyzz<C>* partial, Xyzz<C>* head,
+                                  Xyzz<C>* tail) {
   const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  const std::size_t begin = t * kSeg;
+  const std::size_t begin = t << log_seg, seg = std::size_t(1) << log_seg;
   if (begin >= total) return;
-  const std::size_t end = begin + kSeg < total ? begin + kSeg : total;
+  const std::size_t end = begin + seg < total ? begin + seg : total;
   // Where a finished run of `key` goes: see above.
   auto flush = [&](std::uint32_t key, std::size_t run_begin, std::size_t run_end, const Xyzz<C>& acc) {
     if (run_begin == begin && begin > 0 && keys[begin - 1] == key)
@@ -173,13 +193,13 @@ constexpr std::size_t kFoldRadix = 32;
 
 template <class C>
 __global__ void fold_heads_kernel(const std::uint32_t* keys, std::size_t total, std::uint32_t skip,
-                                  const std::uint32_t* start, const std::uint32_t* end, std::size_t stride,
-                                  Xyzz<C>* head) {
+                                  const std::uint32_t* start, const std::uint32_t* end, unsigned log_seg,
+                                  std::size_t stride, Xyzz<C>* head) {
   const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (t * kSeg >= total) return;
-  const std::uint32_t key = keys[t * kSeg];
+  if ((t << log_seg) >= total) return;
+  const std::uint32_t key = keys[t << log_seg];
   if (key >= skip) return;
-  const std::size_t t0 = start[key] / kSeg, t1 = (end[key] - 1) / kSeg;
+  const std::size_t t0 = start[key] >> log_seg, t1 = (end[key] - 1) >> log_seg;
   if (t <= t0) return;  // not a head: the segment where the run begins
   const std::size_t j = t - (t0 + 1), heads = t1 - t0;
   if (heads <= kFoldRadix || heads <= stride || j % (kFoldRadix * stride) != 0) return;
@@ -194,8 +214,8 @@ __global__ void fold_heads_kernel(const std::uint32_t* keys, std::size_t total, 
 // untouched buckets), later slices add.
 template <class C>
 __global__ void merge_kernel(const std::uint32_t* start, const std::uint32_t* end, std::size_t buckets_n,
-                             const Xyzz<C>* partial, const Xyzz<C>* head, const Xyzz<C>* tail,
-                             bool first_slice, Xyzz<C>* buckets) {
+                             unsigned log_seg, const Xyzz<C>* partial, const Xyzz<C>* head,
+                             const Xyzz<C>* tail, bool first_slice, Xyzz<C>* buckets) {
   const std::size_t b = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (b >= buckets_n) return;
   const std::uint32_t s = start[b], e = end[b];
@@ -203,7 +223,7 @@ __global__ void merge_kernel(const std::uint32_t* start, const std::uint32_t* en
     if (first_slice) buckets[b] = Xyzz<C>::infinity();
     return;
   }
-  const std::size_t t0 = s / kSeg, t1 = (e - 1) / kSeg;
+  const std::size_t t0 = s >> log_seg, t1 = (e - 1) >> log_seg;
   Xyzz<C> acc;
   if (t0 == t1)
     acc = partial[b];
@@ -449,10 +469,12 @@ ec::Jacobian<C> batch_add(const ec::Affine<C>* d_points, std::size_t n, cudaStre
 // The Pippenger sum over `slices` (their entries, of `d_index` when given, in order); opt.window_bits set.
 // `on_slice(slice, base, offset, stream)` runs once per slice while its points are available (point i at
 // base[i - offset]): the streamed split MSM batch-adds the slice's ones there, so the points go up once.
+// Each slice is sorted and accumulated `group_windows` windows at a time (0: all of them).
 template <class C, std::size_t N, class Points, class OnSlice = NoSliceWork>
 ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
                                const std::vector<Slice>& slices, cudaStream_t stream,
-                               const std::uint32_t* d_index, Options opt, OnSlice&& on_slice = {}) {
+                               const std::uint32_t* d_index, Options opt, OnSlice&& on_slice = {},
+                               std::size_t group_windows = 0) {
   std::size_t n = 0, chunk = 0;  // all entries, and the most in one slice
   for (const auto& sl : slices) n += sl.entry_count, chunk = std::max(chunk, sl.entry_count);
   const std::size_t bits = C::Scalar::bits();
@@ -482,10 +504,14 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
   }
   cuda::DeviceBuffer<Xyzz<C>> buckets(nb), partial(nb);
 
-  const std::size_t pairs = chunk * w;
+  // A pass sorts and accumulates one slice's digits of `group` windows at a time (window-major keys, so a
+  // group's buckets are contiguous).
+  const std::size_t group = group_windows ? std::min(group_windows, w) : w;
+  const unsigned log_seg = log_seg_for(chunk);
+  const std::size_t pairs = chunk * group;
   cuda::DeviceBuffer<std::uint32_t> keys(pairs), vals(pairs), keys_sorted(pairs), vals_sorted(pairs);
   cuda::DeviceBuffer<std::uint32_t> start(nb), end(nb);
-  const std::size_t segments = (pairs + kSeg - 1) / kSeg;
+  const std::size_t segments = (pairs + (std::size_t(1) << log_seg) - 1) >> log_seg;
   cuda::DeviceBuffer<Xyzz<C>> head(segments), tail(segments);
   std::size_t temp_bytes = 0;
   CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_sorted.data(),
@@ -498,48 +524,54 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
   bool first = true;  // no slice merged into the buckets yet
   for (std::size_t slice = 0; slice < slices.size(); ++slice) {
     const Slice& sl = slices[slice];
-    const std::size_t begin = sl.entry_begin, count = sl.entry_count, total = count * w;
+    const std::size_t begin = sl.entry_begin, count = sl.entry_count;
     if (count == 0) {
       slice_work_only(slice);
       continue;
     }
-    digits_kernel<N><<<blocks_for(count), kThreads, 0, stream>>>(
-        d_scalars, d_index, begin, count, static_cast<unsigned>(c), static_cast<unsigned>(w),
-        scalar_fold<C, N>(), keys.data(), vals.data());
-    cuda::check_last_launch("msm digits_kernel");
-    trace.mark("digits");
-    std::size_t bytes = temp_bytes;
-    CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys.data(), keys_sorted.data(),
-                                                    vals.data(), vals_sorted.data(), total, 0, key_bits,
-                                                    stream));
-    trace.mark("sort");
-    start.memset_async(0, stream);
-    end.memset_async(0, stream);
-    bounds_kernel<<<blocks_for(total), kThreads, 0, stream>>>(keys_sorted.data(), total, skip, start.data(),
-                                                              end.data());
-    cuda::check_last_launch("msm bounds_kernel");
-    trace.mark("bounds");
     prefetch(slice + 1);
     const auto [slice_points, offset] = points.acquire(slice, sl.point_begin, stream);
-    accumulate_kernel<C><<<blocks_for((total + kSeg - 1) / kSeg), kThreads, 0, stream>>>(
-        slice_points, offset, keys_sorted.data(), vals_sorted.data(), total, skip, partial.data(),
-        head.data(), tail.data());
-    cuda::check_last_launch("msm accumulate_kernel");
+    for (std::size_t w0 = 0; w0 < w; w0 += group) {
+      const std::size_t g = std::min(group, w - w0), total = count * g, kb = w0 * half;
+      digits_kernel<N><<<blocks_for(count), kThreads, 0, stream>>>(
+          d_scalars, d_index, begin, count, static_cast<unsigned>(c), static_cast<unsigned>(w),
+          static_cast<unsigned>(w0), static_cast<unsigned>(w0 + g), scalar_fold<C, N>(), keys.data(),
+          vals.data());
+      cuda::check_last_launch("msm digits_kernel");
+      trace.mark("digits");
+      std::size_t bytes = temp_bytes;
+      CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys.data(), keys_sorted.data(),
+                                                      vals.data(), vals_sorted.data(), total, 0, key_bits,
+                                                      stream));
+      trace.mark("sort");
+      start.memset_async(0, stream);
+      end.memset_async(0, stream);
+      bounds_kernel<<<blocks_for(total), kThreads, 0, stream>>>(keys_sorted.data(), total, skip, start.data(),
+                                                                end.data());
+      cuda::check_last_launch("msm bounds_kernel");
+      trace.mark("bounds");
+      const std::size_t pass_segments = (total + (std::size_t(1) << log_seg) - 1) >> log_seg;
+      accumulate_kernel<C><<<blocks_for(pass_segments), kThreads, 0, stream>>>(
+          slice_points, offset, keys_sorted.data(), vals_sorted.data(), total, skip, log_seg, partial.data(),
+          head.data(), tail.data());
+      cuda::check_last_launch("msm accumulate_kernel");
+      trace.mark("accumulate");
+      // A run spans at most all of the pass's segments: segments − 1 heads.
+      for (std::size_t stride = 1; stride + 1 < pass_segments; stride *= kFoldRadix) {
+        fold_heads_kernel<C><<<blocks_for(pass_segments), kThreads, 0, stream>>>(
+            keys_sorted.data(), total, skip, start.data(), end.data(), log_seg, stride, head.data());
+        cuda::check_last_launch("msm fold_heads_kernel");
+      }
+      // The group's buckets only: the first slice stores them, later slices add.
+      merge_kernel<C><<<blocks_for(g * half), kThreads, 0, stream>>>(
+          start.data() + kb, end.data() + kb, g * half, log_seg, partial.data() + kb, head.data(),
+          tail.data(), first, buckets.data() + kb);
+      cuda::check_last_launch("msm merge_kernel");
+      trace.mark("merge");
+    }
     on_slice(slice, slice_points, offset, stream);
     points.release(slice, stream);
-    trace.mark("accumulate");
-    // A run spans at most all of the slice's segments: segments − 1 heads.
-    const std::size_t slice_segments = (total + kSeg - 1) / kSeg;
-    for (std::size_t stride = 1; stride + 1 < slice_segments; stride *= kFoldRadix) {
-      fold_heads_kernel<C><<<blocks_for(slice_segments), kThreads, 0, stream>>>(
-          keys_sorted.data(), total, skip, start.data(), end.data(), stride, head.data());
-      cuda::check_last_launch("msm fold_heads_kernel");
-    }
-    merge_kernel<C><<<blocks_for(nb), kThreads, 0, stream>>>(start.data(), end.data(), nb, partial.data(),
-                                                             head.data(), tail.data(), first, buckets.data());
-    cuda::check_last_launch("msm merge_kernel");
     first = false;
-    trace.mark("merge");
   }
 
   cuda::DeviceBuffer<Xyzz<C>> ws(w), sum(w);
@@ -556,7 +588,8 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
   }
   if (trace.enabled()) {
     trace.report("msm n=" + std::to_string(n) + " c=" + std::to_string(c) + " w=" + std::to_string(w) +
-                 " slice=" + std::to_string(chunk));
+                 " slice=" + std::to_string(chunk) + " group=" + std::to_string(group) +
+                 " seg=" + std::to_string(std::size_t(1) << log_seg));
   }
   return acc;
 }
@@ -569,6 +602,14 @@ ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_
   const std::size_t c = opt.window_bits ? opt.window_bits : fitting_window<C>(n, available);
   const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : auto_chunk<C>(n, c, available);
   opt.window_bits = c;
+  // Where the digits of all windows do not fit at once, resident points take every entry in each pass and
+  // as many windows as `chunk` entries' worth of sort arrays hold, rather than a slice of the entries in all
+  // windows: each bucket is then written by one pass, where every slice of entries added its partial sum
+  // into all of the buckets (the merge of a 2^27 MSM in four slices took 138 of its 1,294 ms).
+  const std::size_t w = window_count(C::Scalar::bits(), c);
+  if (chunk < n && chunk * w >= n)
+    return pippenger_impl<C, N>(ResidentPoints<C>{d_points}, d_scalars, even_slices(n, n), stream, d_index,
+                                opt, NoSliceWork{}, chunk * w / n);
   return pippenger_impl<C, N>(ResidentPoints<C>{d_points}, d_scalars, even_slices(n, chunk), stream, d_index,
                               opt);
 }
