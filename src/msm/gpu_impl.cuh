@@ -32,10 +32,14 @@ unsigned blocks_for(std::size_t items) {
 
 // Window size: near floor(log2(1.5 n)) - 8 (sppark's rule of thumb), restricted to sizes whose top window
 // keeps at least half of the bits: with only a few top bits, n points crowd into a handful of buckets
-// (a 2^20 MSM with c = 12 has 8 live top buckets of 2^17 points each).
+// (a 2^20 MSM with c = 12 has 8 live top buckets of 2^17 points each). From about 2^24 points, c = 20:
+// that rule left only c = 16 between 2^23 and 2^25, and on the H200 c = 20 was faster on both curves (G1
+// 2^24: BLS12-381 192.4 → 173.3 ms, 2^25: 376.0 → 321.3, BN254 2^25 186.3 → 171.7; 2^26–2^27 flat up to
+// c = 22; bench/RESULTS.md).
 std::size_t choose_gpu_window(std::size_t n, std::size_t scalar_bits) {
   std::size_t lg = 0;
   while ((std::size_t(1) << (lg + 1)) <= n + n / 2) ++lg;  // floor(log2(1.5 n))
+  if (lg >= 24) return 20;
   const std::size_t target = std::clamp<std::size_t>(lg > 8 ? lg - 8 : 1, 8, 18);
   std::size_t best = target;
   double best_cost = -1;
