@@ -265,8 +265,9 @@ class Engine {
                      const std::function<void()>& attempt);
 #ifdef CUZK_HAVE_CUDA
   // Takes the worker's GPU region (the device mutex): throws if the device was lost meanwhile, and renews the
-  // worker's stream if the context was reset since it was made.
-  std::unique_lock<std::mutex> enter_gpu(Worker& worker);
+  // worker's stream if the context was reset since it was made. *waited_ms: how long the mutex took (the
+  // device's other workers in their regions), which the timing line reports apart from the GPU time.
+  std::unique_lock<std::mutex> enter_gpu(Worker& worker, double* waited_ms);
   // In the GPU region, runs `prove` (a GPU prover) in the device's books: the staging area learns the
   // proof's estimated need (`proof_bytes`) and what it really took, and device memory still held after it
   // is logged and counted as a leak. `ready_bytes`: its pre-staged input, which the proof frees.

@@ -87,9 +87,11 @@ void Engine::with_attempts(Worker& w, Job& job, std::uint32_t partition, Partiti
 }
 
 #ifdef CUZK_HAVE_CUDA
-std::unique_lock<std::mutex> Engine::enter_gpu(Worker& w) {
+std::unique_lock<std::mutex> Engine::enter_gpu(Worker& w, double* waited_ms) {
   auto& d = *w.device;
+  const auto t0 = Clock::now();
   std::unique_lock gpu(d.gpu);
+  *waited_ms = ms_between(t0, Clock::now());
   if (d.lost) throw std::runtime_error("GPU " + std::to_string(d.ordinal) + " was lost while waiting for it");
   if (w.generation != d.generation) {  // the context was reset since this worker's streams were made
     w.stream->abandon();
@@ -345,6 +347,7 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
 #endif
   with_attempts(w, job, partition, r, [&] {
     const auto t0 = Clock::now();
+    double gpu_wait_ms = 0;  // behind the device's other workers, outside this proof's GPU time
     const bp::Fr rr = ff::random_nonzero_os<bp::Fr>(), ss = ff::random_nonzero_os<bp::Fr>();
     groth16::Proof<bp::Curve> proof;
     if (!w.device || w.device->lost) {
@@ -353,7 +356,8 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
     } else {
 #ifdef CUZK_HAVE_CUDA
       auto& d = *w.device;
-      const auto gpu = enter_gpu(w);
+      const auto gpu = enter_gpu(w, &gpu_wait_ms);
+      r.stages.add_detail("gpu_wait", gpu_wait_ms);
       const auto& key =
           d.keys[job.circuit->id].prepare<bp::gpu::ResidentKey>(job.circuit, &r.stages, [&](auto forced) {
             return std::make_unique<bp::gpu::ResidentKey>(params, w.stream->get(), forced);
@@ -366,7 +370,7 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
 #endif
     }
     if (corrupt_.fire()) proof.a = -proof.a;  // fault injection: the self-check must catch this
-    r.prove_ms = ms_between(t0, Clock::now());
+    r.prove_ms = ms_between(t0, Clock::now()) - gpu_wait_ms;
     if (config_.self_check) {
       const auto tv = Clock::now();
       const auto v = bp::verify(params.vk, pub, proof);
@@ -398,6 +402,7 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
 #endif
   with_attempts(w, job, partition, r, [&] {
     const auto t0 = Clock::now();
+    double gpu_wait_ms = 0;  // behind the device's other workers, outside this proof's GPU time
     const Fr rr = ff::random_nonzero_os<Fr>(), ss = ff::random_nonzero_os<Fr>();
     groth16::Proof<C> proof;
     if (!w.device || w.device->lost) {
@@ -406,7 +411,8 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
     } else {
 #ifdef CUZK_HAVE_CUDA
       auto& d = *w.device;
-      const auto gpu = enter_gpu(w);  // the GPU region
+      const auto gpu = enter_gpu(w, &gpu_wait_ms);  // the GPU region
+      r.stages.add_detail("gpu_wait", gpu_wait_ms);
       // Without a forced plan the key steps down by itself until lean fits (or throws).
       const auto& key = d.keys[job.circuit->id].prepare<groth16::gpu::ResidentKey<C>>(
           job.circuit, &r.stages, [&](auto forced) {
@@ -420,7 +426,7 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
 #endif
     }
     if (corrupt_.fire()) proof.a = -proof.a;  // fault injection: the self-check must catch this
-    r.prove_ms = ms_between(t0, Clock::now());
+    r.prove_ms = ms_between(t0, Clock::now()) - gpu_wait_ms;
     if (config_.self_check) {
       const auto tv = Clock::now();
       const auto v = groth16::verify(pk.verifying_key(), pub, proof);
@@ -596,6 +602,7 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
        << " batch_add_ms=" << r.stages.detail("batch_add") << " tail_msm_ms=" << r.stages.detail("tail_msm")
        << " split_msm_ms="
        << stage_sum(r.stages, {"classify", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_streamed"})
+       << " gpu_wait_ms=" << r.stages.detail("gpu_wait")
        << " gpu_total_ms=" << (ran_on_gpu ? r.prove_ms : 0.0) << " verify_ms=" << r.verify_ms
        << " total_ms=" << ms_between(t0, Clock::now());
   if (!r.error.empty()) line << " error=\"" << r.error << "\"";

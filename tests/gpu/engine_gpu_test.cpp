@@ -97,6 +97,8 @@ void prove_on_one_gpu(const test::TempRepository& repo, const std::vector<std::v
       // /metrics and /status count the same outcomes.
       EXPECT_EQ(s.partitions_by_prestage["ok"], ok_lines);
       EXPECT_EQ(s.partitions_by_prestage["ok"] + s.partitions_by_prestage["fallback"], 6u + 3u * 3u);
+      // Each line reports the wait for the GPU region apart from the GPU time.
+      EXPECT_EQ(log.count(" gpu_wait_ms="), 6u + 3u * 3u);
     }
     // Evict drops the device copy too; the next job prepares it again.
     const auto pinned_with_bls = e.status().pinned_bytes;

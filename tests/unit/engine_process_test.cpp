@@ -210,6 +210,7 @@ TEST(EngineProcess, WorkerLinesNameTheirProcessAndTimingLinesAreTheParents) {
   EXPECT_EQ(lines.count("cuzk: job=" + job + " partition="), 2u);
   EXPECT_EQ(lines.count(" plan=cpu "), 2u);
   EXPECT_EQ(lines.count(" gpu_total_ms=0.0 "), 2u) << "CPU proofs count no GPU time";
+  EXPECT_EQ(lines.count(" gpu_wait_ms=0.0 "), 2u) << "CPU proofs wait for no GPU";
 }
 
 // A worker that stops answering (CUZK_FAULT_WORKER_HANG_EVERY=2: every second proof request) is killed
