@@ -11,14 +11,18 @@
 //   upload      GIB from page-locked memory in one cudaMemcpyAsync (how a pre-staged a, b, c goes up);
 //   paced       the same in 128 MiB pieces, the next one issued when the one before it is done;
 //   alloc       cudaMalloc and cudaFree of GIB, no copy (pre-staging's allocation alone);
-//   alloc+upload both, as pre-staging does them;
+//   alloc+upload both, as pre-staging did them;
+//   pool alloc   the allocation stream-ordered (cudaMallocAsync/cudaFreeAsync on the thread's stream, then a
+//                synchronisation, where the pool gives the memory back to CUDA);
+//   pool+upload  both, as pre-staging does them now;
 //   staged      GIB from pageable memory through cuda::StagedUpload (CPU copies on every core into two
 //               page-locked buffers: how [inputs, aux] went up beside the H MSM before b908524);
 //   cpu         copies between two pageable buffers on every core, no CUDA call (another worker decoding
 //               an assignment: does a busy host slow the MSM by itself?).
 // Each row: the MSM's median ms and its slowdown against running alone; the last column is the second
 // thread's throughput (GB/s for copies, allocations per second otherwise). The MSM result is checked to be
-// the same in every row.
+// the same in every row. The MSM allocates its temporaries stream-ordered unless CUZK_STREAM_ORDERED_ALLOC=0:
+// run it both ways to see what the pool changes.
 #include <cuda_runtime_api.h>
 #include <tbb/parallel_for.h>
 
@@ -38,6 +42,7 @@
 #include "cuda/pinned_buffer.hpp"
 #include "cuda/staged_upload.hpp"
 #include "cuda/stream.hpp"
+#include "cuda/vram.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/fixed_base.hpp"
 #include "ff/encoding.hpp"
@@ -53,7 +58,7 @@ double ms_since(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-enum class Load { kNone, kUpload, kPaced, kAlloc, kAllocUpload, kStaged, kCpu };
+enum class Load { kNone, kUpload, kPaced, kAlloc, kAllocUpload, kPoolAlloc, kPoolAllocUpload, kStaged, kCpu };
 
 // What the loads read and write.
 struct LoadBuffers {
@@ -75,6 +80,10 @@ const char* name_of(Load l) {
       return "alloc";
     case Load::kAllocUpload:
       return "alloc+upload";
+    case Load::kPoolAlloc:
+      return "pool alloc";
+    case Load::kPoolAllocUpload:
+      return "pool+upload";
     case Load::kStaged:
       return "staged";
     case Load::kCpu:
@@ -110,6 +119,15 @@ std::size_t load_round(Load load, LoadBuffers& b, cudaStream_t stream) {
       fresh.upload(b.pinned.data(), bytes, stream);
       CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
       return bytes;
+    }
+    case Load::kPoolAlloc:
+    case Load::kPoolAllocUpload: {
+      {
+        cuda::DeviceBuffer<std::byte> fresh(bytes, stream);
+        if (load == Load::kPoolAllocUpload) fresh.upload(b.pinned.data(), bytes, stream);
+      }
+      CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+      return load == Load::kPoolAllocUpload ? bytes : 0;
     }
     case Load::kStaged: {
       cuda::StagedUpload up;
@@ -163,13 +181,15 @@ int probe(int argc, char** argv) {
 
   auto msm = [&] { return msm::gpu::pippenger<Cfg>(d_points.data(), d_scalars.data(), n, msm_stream.get()); };
   const auto expected = msm();  // warm-up, and the result every row must reproduce
-  std::printf("device: BLS12-381 G1 MSM of 2^%d, a second thread's load of %.2f GiB; median of %d\n", log_n,
-              gib, reps);
+  std::printf(
+      "device: BLS12-381 G1 MSM of 2^%d, a second thread's load of %.2f GiB; median of %d; MSM "
+      "temporaries %s\n",
+      log_n, gib, reps, cuda::stream_ordered_allocation() ? "stream-ordered" : "cudaMalloc'd");
   std::printf("| load | MSM ms | slowdown | second thread |\n|---|---:|---:|---:|\n");
   double alone = 0;
   bool same = true;
   for (const Load load : {Load::kNone, Load::kUpload, Load::kPaced, Load::kAlloc, Load::kAllocUpload,
-                          Load::kStaged, Load::kCpu}) {
+                          Load::kPoolAlloc, Load::kPoolAllocUpload, Load::kStaged, Load::kCpu}) {
     std::atomic<bool> stop{false};
     std::atomic<std::size_t> rounds{0}, moved{0};
     const auto t0 = Clock::now();
@@ -193,7 +213,7 @@ int probe(int argc, char** argv) {
     const double median = times[times.size() / 2];
     if (load == Load::kNone) alone = median;
     std::string rate = "—";
-    if (load == Load::kAlloc)
+    if (load == Load::kAlloc || load == Load::kPoolAlloc)
       rate = std::to_string(static_cast<int>(double(rounds) / span_s)) + " /s";
     else if (load != Load::kNone)
       rate = std::to_string(static_cast<int>(double(moved) / 1e9 / span_s)) + " GB/s";

@@ -9,6 +9,7 @@
 
 #include "cuda/error.hpp"
 #include "cuda/host_registry.hpp"
+#include "cuda/vram.hpp"
 
 namespace cuzk::cuda {
 
@@ -103,6 +104,7 @@ void select_device(int id) {
 double reset_device(int id, std::chrono::milliseconds patience) {
   select_device(id);
   CUZK_CUDA_CHECK(cudaDeviceReset());
+  forget_memory_pool(id);
   // The driver may still be tearing the faulted context down: until it has, a new one is refused as
   // "busy or unavailable". Ask again with growing pauses, within `patience`.
   const auto start = std::chrono::steady_clock::now();
@@ -128,6 +130,9 @@ double reset_device(int id, std::chrono::milliseconds patience) {
 std::pair<std::size_t, std::size_t> mem_info() {
   std::size_t free = 0, total = 0;
   CUZK_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  int device = 0;
+  CUZK_CUDA_CHECK(cudaGetDevice(&device));
+  free += pool_slack(device);
   return {free, total};
 }
 

@@ -44,7 +44,8 @@ void select_device(int id);
 double reset_device(int id, std::chrono::milliseconds patience = std::chrono::seconds(30));
 
 // {free, total} bytes of the calling thread's current device (cudaMemGetInfo). Free memory is device-wide:
-// other processes and contexts on the same GPU count too.
+// other processes and contexts on the same GPU count too. It includes what this process's memory pool holds
+// unused (cuda/vram.hpp, pool_slack): freed in stream order, kept for the next proof's temporaries.
 std::pair<std::size_t, std::size_t> mem_info();
 
 }  // namespace cuzk::cuda

@@ -1,6 +1,12 @@
 // DeviceBuffer<T>: the owner of one cudaMalloc'd array of n elements of T, allocated through the VRAM
 // policy (cuda/vram.hpp), which counts it against this process's limit and may refuse it.
 //
+// A buffer made with a stream is stream-ordered: allocated from the device's pool in that stream's order and
+// freed in it (cudaFreeAsync), so neither waits for other work on the device — a cudaFree waits for all of
+// it, other workers' uploads included. Every use of such a buffer must be on its stream or ordered before
+// the buffer's end by an event the stream waits for; the GPU region's temporaries (MSM buckets and sort
+// arrays, NTT scratch) are made this way.
+//
 // Move-only, so exactly one object frees each allocation, and the allocation is released when the
 // owner goes out of scope on every path, failed job included — device memory in use must return to its
 // baseline after every job (the engine and the gpu tests check that with cudaMemGetInfo).
@@ -43,18 +49,33 @@ class DeviceBuffer {
     size_ = n;
   }
 
+  // Stream-ordered: n uninitialised elements usable by work on `stream` from this point of its order, freed
+  // at the point of its order where the owner goes (plain cudaMalloc when CUZK_STREAM_ORDERED_ALLOC=0).
+  DeviceBuffer(std::size_t n, cudaStream_t stream) {
+    if (n == 0) return;
+    bool ordered = false;
+    data_ = static_cast<T*>(vram_allocate_on(detail::checked_bytes<T>(n), stream, &device_, &ordered));
+    size_ = n;
+    ordered_ = ordered;
+    stream_ = stream;
+  }
+
   ~DeviceBuffer() { reset(); }
 
   DeviceBuffer(DeviceBuffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)),
         size_(std::exchange(other.size_, 0)),
-        device_(other.device_) {}
+        device_(other.device_),
+        ordered_(std::exchange(other.ordered_, false)),
+        stream_(other.stream_) {}
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
     if (this != &other) {
       reset();
       data_ = std::exchange(other.data_, nullptr);
       size_ = std::exchange(other.size_, 0);
       device_ = other.device_;
+      ordered_ = std::exchange(other.ordered_, false);
+      stream_ = other.stream_;
     }
     return *this;
   }
@@ -63,12 +84,24 @@ class DeviceBuffer {
 
   // Frees the memory now (e.g. to make room before falling back to a smaller path); the buffer becomes
   // empty. cudaFree waits for all work on the device, so memory still used by queued kernels or copies
-  // is never released under them. Errors (a poisoned context) are reported, never thrown.
+  // is never released under them; a stream-ordered buffer is released when its stream gets here. Errors
+  // (a poisoned context) are reported, never thrown.
   void reset() noexcept {
     if (data_ == nullptr) return;
-    vram_release(data_, bytes(), device_);
+    if (ordered_)
+      vram_release_on(data_, bytes(), device_, stream_);
+    else
+      vram_release(data_, bytes(), device_);
     data_ = nullptr;
     size_ = 0;
+    ordered_ = false;
+  }
+
+  // A stream-ordered buffer is freed in `stream`'s order from now on (nothing changes for a cudaMalloc'd
+  // one). The caller has made `stream` wait for every use on the buffer's stream so far (an event), as a
+  // pre-staged input does when the proof on another stream takes it.
+  void hand_to(cudaStream_t stream) noexcept {
+    if (ordered_) stream_ = stream;
   }
 
   T* data() noexcept { return data_; }
@@ -106,7 +139,9 @@ class DeviceBuffer {
  private:
   T* data_ = nullptr;
   std::size_t size_ = 0;
-  int device_ = 0;  // where it was allocated, for the VRAM account
+  int device_ = 0;        // where it was allocated, for the VRAM account
+  bool ordered_ = false;  // from the pool, freed on stream_
+  cudaStream_t stream_ = nullptr;
 };
 
 }  // namespace cuzk::cuda

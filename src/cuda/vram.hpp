@@ -10,7 +10,17 @@
 //
 // In-use bytes are counted per device and returned by every DeviceBuffer destructor, so a job's memory is
 // back to its baseline when the job's buffers are gone: the engine and the gpu tests check that.
+//
+// Stream-ordered allocations (vram_allocate_on) come from one memory pool per device and are freed on their
+// stream. cudaFree waits for all work on the device, the other workers' uploads and kernels included: a 2^26
+// MSM beside another thread's 4 GiB upload took 64-76 % longer only because its own frees waited for that
+// upload (bench/RESULTS.md "Stream-ordered allocation"). A pool free waits for nothing. The pool keeps the
+// memory it has taken, like a caching allocator: what it holds unused counts as free here (pool_slack), so
+// the account and the planners see the same room as with cudaFree, and a cudaMalloc that does not fit has the
+// pool give its unused memory back first.
 #pragma once
+
+#include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -50,6 +60,27 @@ void* vram_allocate(std::size_t bytes, int* device);
 
 // cudaFree of a vram_allocate pointer; never throws (a failure is reported once on stderr).
 void vram_release(void* ptr, std::size_t bytes, int device) noexcept;
+
+// Like vram_allocate, from the device's pool in `stream`'s order (cudaMallocFromPoolAsync): the memory may be
+// used by work on `stream`, or on other streams ordered after this call by an event. Falls back to
+// vram_allocate when stream-ordered allocation is off (CUZK_STREAM_ORDERED_ALLOC=0) or unsupported; *ordered
+// tells which, for the release.
+void* vram_allocate_on(std::size_t bytes, cudaStream_t stream, int* device, bool* ordered);
+
+// cudaFreeAsync of a vram_allocate_on pointer on `stream`: the memory is reused once `stream` reaches this
+// point, so all work using it must be on `stream` or ordered before it. Never throws.
+void vram_release_on(void* ptr, std::size_t bytes, int device, cudaStream_t stream) noexcept;
+
+// Whether vram_allocate_on uses the pool (CUZK_STREAM_ORDERED_ALLOC, read once; on by default).
+bool stream_ordered_allocation();
+
+// Bytes the device's pool holds and no allocation uses (freed, not yet given back to CUDA). They count as
+// free memory in every room computed here and in cuda::mem_info.
+std::size_t pool_slack(int device);
+
+// After cudaDeviceReset (cuda::reset_device): the pool went with the old context; the next stream-ordered
+// allocation creates a new one.
+void forget_memory_pool(int device) noexcept;
 
 // The most device memory this thread's allocations held at once, net of its frees, since the scope began:
 // what one proof really took (a proof allocates and frees its buffers on its worker's thread, while other

@@ -129,7 +129,7 @@ class Prestaged final : public StagedWitness {
   // Allocates and uploads under the area's lock (the caller holds it) and lists the witness there.
   void stage(SharedLease host, std::size_t count, cudaStream_t copy) {
     host_ = std::move(host);
-    device_ = cuda::DeviceBuffer<Fr>(count);
+    device_ = cuda::DeviceBuffer<Fr>(count, copy);  // stream-ordered: no wait for the region's kernels
     device_.upload(reinterpret_cast<const Fr*>(host_->data()), count, copy);
     uploaded_.record(copy);
     area_.staged.push_back(this);
@@ -143,6 +143,7 @@ class Prestaged final : public StagedWitness {
     if (!listed_ || generation != generation_) return nullptr;
     unlist();
     uploaded_.make_wait(stream);
+    device_.hand_to(stream);  // freed by the proof, in its stream's order
     return &device_;
   }
 

@@ -62,9 +62,12 @@ __global__ void uncoset_plain_kernel(Fr* a, const Fr* omega2m_powers, std::size_
   reinterpret_cast<ff::BigInt<4>*>(a)[i] = x.to_int();
 }
 
+// A host vector on the device; `temporary`: stream-ordered, for the proof in progress (the key's points
+// stay).
 template <class T>
-cuda::DeviceBuffer<T> on_device(const std::vector<T>& v, cudaStream_t stream) {
-  cuda::DeviceBuffer<T> d(v.size());
+cuda::DeviceBuffer<T> on_device(const std::vector<T>& v, cudaStream_t stream, bool temporary = false) {
+  cuda::DeviceBuffer<T> d =
+      temporary ? cuda::DeviceBuffer<T>(v.size(), stream) : cuda::DeviceBuffer<T>(v.size());
   cuda::StagedUpload().upload(d, v.data(), v.size(), stream);
   return d;
 }
@@ -95,12 +98,12 @@ __global__ void query_flags_kernel(std::size_t n_in, const std::uint64_t* head, 
 cuda::DeviceBuffer<Fr> select_query(const Fr* d_w, std::size_t n_in, const Density* head, std::size_t n_aux,
                                     const Density& aux, std::size_t expected, cudaStream_t stream) {
   const std::size_t count = n_in + n_aux;
-  cuda::DeviceBuffer<Fr> out(expected);
+  cuda::DeviceBuffer<Fr> out(expected, stream);
   if (count == 0 || expected == 0) return out;
   cuda::DeviceBuffer<std::uint64_t> d_head;
-  if (head) d_head = on_device(head->words, stream);
-  const auto d_aux = on_device(aux.words, stream);
-  cuda::DeviceBuffer<std::uint8_t> flags(count);
+  if (head) d_head = on_device(head->words, stream, true);
+  const auto d_aux = on_device(aux.words, stream, true);
+  cuda::DeviceBuffer<std::uint8_t> flags(count, stream);
   query_flags_kernel<<<blocks_for(count), kThreads, 0, stream>>>(n_in, head ? d_head.data() : nullptr, n_aux,
                                                                  d_aux.data(), flags.data());
   cuda::check_last_launch("bellperson query_flags_kernel");
@@ -131,9 +134,12 @@ struct WitnessScalars {
 // and the H MSM took 1.88 s instead of 1.26 (on the H200), apparently its small copies waiting behind it.
 class WitnessUpload {
  public:
-  explicit WitnessUpload(const Assignment& w) : d_w_(w.inputs.size() + w.aux.size()) {
+  // d_w_ is the proof stream's (stream-ordered there): the copies wait for its allocation.
+  WitnessUpload(const Assignment& w, cudaStream_t stream) : d_w_(w.inputs.size() + w.aux.size(), stream) {
     int device = 0;
     CUZK_CUDA_CHECK(cudaGetDevice(&device));
+    allocated_.record(stream);
+    allocated_.make_wait(copy_.get());
     done_ = std::async(std::launch::async, [this, &w, device] {
       CUZK_CUDA_CHECK(cudaSetDevice(device));
       cuda::StagedUpload up;
@@ -160,7 +166,7 @@ class WitnessUpload {
 
  private:
   cuda::Stream copy_;
-  cuda::Event uploaded_{false};
+  cuda::Event allocated_{false}, uploaded_{false};
   cuda::DeviceBuffer<Fr> d_w_;
   std::future<void> done_;
 };
@@ -284,7 +290,7 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   if (prestaged_abc && prestaged_abc->size() != 3 * n)
     throw Error("the pre-staged a, b, c do not match the assignment");
   const std::size_t chunk = std::min(n, kAbcChunk);
-  cuda::DeviceBuffer<Fr> staging(prestaged_abc ? 0 : chunk);
+  cuda::DeviceBuffer<Fr> staging(prestaged_abc ? 0 : chunk, stream);
   cuda::StagedUpload up;  // from pageable memory at page-locked speed
   // Stage "abc": vector `which` of a, b, c in `out`, at snarkjs's positions, zeros elsewhere.
   auto load = [&](unsigned which, Fr* out) {
@@ -307,7 +313,8 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   };
   const Fr z_inv = (-Fr::from_u64(2)).inverse();
-  cuda::DeviceBuffer<Fr> d_q(m), d_t(m);  // d_q: A, A·B, the quotient, then H's plain coefficients
+  cuda::DeviceBuffer<Fr> d_q(m, stream),
+      d_t(m, stream);  // d_q: A, A·B, the quotient, then H's plain coefficients
   load(0, d_q.data());
   {
     StageTimer t(timings, "h");
@@ -339,7 +346,7 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   const auto* d_h = reinterpret_cast<const ff::BigInt<4>*>(d_q.data());
   cuda::maybe_inject_sticky_fault(stream);  // tests: poison the context here, as a faulting MSM would
   MsmResults<Curve> res;
-  WitnessUpload upload(w);  // the split MSMs' scalars, uploaded during the H MSM
+  WitnessUpload upload(w, stream);  // the split MSMs' scalars, uploaded during the H MSM
   {
     StageTimer t(timings, "msm_h");
     res.c = msm<G1>(pts ? &pts->h : nullptr, p.h, d_h, m - 1, stream);

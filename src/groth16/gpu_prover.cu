@@ -248,9 +248,9 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const ResidentKey<Curve>& key,
   // MSMs, which size their slices from what is left, get the most room.
   const bool staged = prestaged && prestaged->size() == pk.n_vars;
   cuda::DeviceBuffer<Fr> wm =
-      staged ? std::move(*prestaged) : cuda::DeviceBuffer<Fr>(pk.n_vars);  // Montgomery
-  cuda::DeviceBuffer<Fr> a(n), b(n), c(n);
-  cuda::DeviceBuffer<Plain> w(pk.n_vars);
+      staged ? std::move(*prestaged) : cuda::DeviceBuffer<Fr>(pk.n_vars, stream);  // Montgomery
+  cuda::DeviceBuffer<Fr> a(n, stream), b(n, stream), c(n, stream);
+  cuda::DeviceBuffer<Plain> w(pk.n_vars, stream);
   {
     StageTimer t(timings, "abc");
     if (!staged) cuda::StagedUpload().upload(wm, witness.data(), witness.size(), stream);

@@ -74,11 +74,11 @@ __global__ void flag_classes_kernel(const T* w, std::size_t count, std::uint8_t*
 template <class In, class Out>
 std::size_t select_flagged(In in, const std::uint8_t* flags, Out* out, std::size_t count,
                            cudaStream_t stream) {
-  cuda::DeviceBuffer<std::uint64_t> selected(1);
+  cuda::DeviceBuffer<std::uint64_t> selected(1, stream);
   std::size_t temp_bytes = 0;
   CUZK_CUDA_CHECK(
       cub::DeviceSelect::Flagged(nullptr, temp_bytes, in, flags, out, selected.data(), count, stream));
-  cuda::DeviceBuffer<unsigned char> temp(temp_bytes);
+  cuda::DeviceBuffer<unsigned char> temp(temp_bytes, stream);
   CUZK_CUDA_CHECK(
       cub::DeviceSelect::Flagged(temp.data(), temp_bytes, in, flags, out, selected.data(), count, stream));
   std::uint64_t n = 0;
@@ -91,9 +91,10 @@ std::size_t select_flagged(In in, const std::uint8_t* flags, Out* out, std::size
 // MSMs.
 template <class Fr>
 WitnessClasses classify(const Fr* d_w, std::size_t count, cudaStream_t stream) {
-  WitnessClasses out{cuda::DeviceBuffer<std::uint32_t>(count), cuda::DeviceBuffer<std::uint32_t>(count)};
+  WitnessClasses out{cuda::DeviceBuffer<std::uint32_t>(count, stream),
+                     cuda::DeviceBuffer<std::uint32_t>(count, stream)};
   if (count == 0) return out;
-  cuda::DeviceBuffer<std::uint8_t> is_one(count), is_other(count);
+  cuda::DeviceBuffer<std::uint8_t> is_one(count, stream), is_other(count, stream);
   flag_classes_kernel<Fr><<<split_detail::blocks_for(count), split_detail::kThreads, 0, stream>>>(
       d_w, count, is_one.data(), is_other.data());
   cuda::check_last_launch("groth16 flag_classes_kernel");

@@ -286,11 +286,11 @@ void weighted_sums(const Xyzz<C>* x, std::size_t m, std::size_t groups, Xyzz<C>*
     return;
   }
   const std::size_t segs = m / kReduceSeg, low_n = 2 * groups * segs;
-  cuda::DeviceBuffer<Xyzz<C>> low(low_n);  // S arrays, then W arrays
+  cuda::DeviceBuffer<Xyzz<C>> low(low_n, stream);  // S arrays, then W arrays
   segment_kernel<C><<<blocks_for(groups * segs), kThreads, 0, stream>>>(x, kReduceSeg, groups * segs,
                                                                         low.data(), low.data() + low_n / 2);
   cuda::check_last_launch("msm segment_kernel");
-  cuda::DeviceBuffer<Xyzz<C>> low_ws(2 * groups), low_sum(2 * groups);
+  cuda::DeviceBuffer<Xyzz<C>> low_ws(2 * groups, stream), low_sum(2 * groups, stream);
   weighted_sums<C>(low.data(), segs, 2 * groups, low_ws.data(), low_sum.data(), stream);
   unsigned log_len = 0;
   while ((std::size_t(1) << log_len) < kReduceSeg) ++log_len;
@@ -460,7 +460,7 @@ ec::Jacobian<C> batch_add(const ec::Affine<C>* d_points, std::size_t n, cudaStre
   const std::size_t threads = std::min<std::size_t>(std::size_t(sms) * 4 * kThreads, (n + 15) / 16 * 1);
   const std::size_t blocks = std::max<std::size_t>(1, (threads + kThreads - 1) / kThreads);
   const std::size_t total = blocks * kThreads;
-  cuda::DeviceBuffer<Xyzz<C>> partial(total), folded((total + 63) / 64);
+  cuda::DeviceBuffer<Xyzz<C>> partial(total, stream), folded((total + 63) / 64, stream);
   batch_add_kernel<C>
       <<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(d_points, d_index, n, partial.data());
   cuda::check_last_launch("msm batch_add_kernel");
@@ -506,22 +506,23 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
     for (std::size_t s = 0; s < slices.size(); ++s) slice_work_only(s);
     return ec::Jacobian<C>::infinity();
   }
-  cuda::DeviceBuffer<Xyzz<C>> buckets(nb), partial(nb);
+  cuda::DeviceBuffer<Xyzz<C>> buckets(nb, stream), partial(nb, stream);
 
   // A pass sorts and accumulates one slice's digits of `group` windows at a time (window-major keys, so a
   // group's buckets are contiguous).
   const std::size_t group = group_windows ? std::min(group_windows, w) : w;
   const unsigned log_seg = log_seg_for(chunk);
   const std::size_t pairs = chunk * group;
-  cuda::DeviceBuffer<std::uint32_t> keys(pairs), vals(pairs), keys_sorted(pairs), vals_sorted(pairs);
-  cuda::DeviceBuffer<std::uint32_t> start(nb), end(nb);
+  cuda::DeviceBuffer<std::uint32_t> keys(pairs, stream), vals(pairs, stream), keys_sorted(pairs, stream),
+      vals_sorted(pairs, stream);
+  cuda::DeviceBuffer<std::uint32_t> start(nb, stream), end(nb, stream);
   const std::size_t segments = (pairs + (std::size_t(1) << log_seg) - 1) >> log_seg;
-  cuda::DeviceBuffer<Xyzz<C>> head(segments), tail(segments);
+  cuda::DeviceBuffer<Xyzz<C>> head(segments, stream), tail(segments, stream);
   std::size_t temp_bytes = 0;
   CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_sorted.data(),
                                                   vals.data(), vals_sorted.data(), pairs, 0, key_bits,
                                                   stream));
-  cuda::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1));
+  cuda::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream);
   trace.mark("setup");
 
   prefetch(0);
@@ -578,7 +579,7 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
     first = false;
   }
 
-  cuda::DeviceBuffer<Xyzz<C>> ws(w), sum(w);
+  cuda::DeviceBuffer<Xyzz<C>> ws(w, stream), sum(w, stream);
   weighted_sums<C>(buckets.data(), half, w, ws.data(), sum.data(), stream);
   trace.mark("reduce");
   std::vector<Xyzz<C>> hw(w);
@@ -649,7 +650,7 @@ std::vector<std::uint64_t> slice_bounds(const std::uint32_t* d_index, std::size_
                                         std::size_t slices, cudaStream_t stream) {
   std::vector<std::uint64_t> h(slices + 1, 0);
   if (n == 0) return h;
-  cuda::DeviceBuffer<std::uint64_t> d(slices + 1);
+  cuda::DeviceBuffer<std::uint64_t> d(slices + 1, stream);
   slice_bounds_kernel<<<blocks_for(slices + 1), kThreads, 0, stream>>>(d_index, n, step, slices + 1,
                                                                        d.data());
   cuda::check_last_launch("msm slice_bounds_kernel");
@@ -664,7 +665,7 @@ std::vector<std::uint64_t> slice_bounds(const std::uint32_t* d_index, std::size_
 template <class C>
 class SliceOnes {
  public:
-  SliceOnes(const std::uint32_t* d_ones, std::vector<std::uint64_t> bounds)
+  SliceOnes(const std::uint32_t* d_ones, std::vector<std::uint64_t> bounds, cudaStream_t stream)
       : ones_(d_ones), bounds_(std::move(bounds)) {
     std::size_t most = 0;
     for (std::size_t s = 0; s + 1 < bounds_.size(); ++s)
@@ -676,8 +677,8 @@ class SliceOnes {
     const std::size_t threads = std::min<std::size_t>(std::size_t(sms) * 4 * kThreads, (most + 15) / 16);
     blocks_ = std::max<std::size_t>(1, (threads + kThreads - 1) / kThreads);
     per_slice_ = (blocks_ * kThreads + 63) / 64;
-    partial_ = cuda::DeviceBuffer<Xyzz<C>>(blocks_ * kThreads);
-    folded_ = cuda::DeviceBuffer<Xyzz<C>>(per_slice_ * (bounds_.size() - 1));
+    partial_ = cuda::DeviceBuffer<Xyzz<C>>(blocks_ * kThreads, stream);
+    folded_ = cuda::DeviceBuffer<Xyzz<C>>(per_slice_ * (bounds_.size() - 1), stream);
   }
 
   void operator()(std::size_t slice, const ec::Affine<C>* base, std::size_t offset, cudaStream_t stream) {
@@ -724,7 +725,7 @@ ec::Jacobian<C> split_streamed(const ec::Affine<C>* h_points, std::size_t n_poin
   for (std::size_t s = 0; s < count; ++s)
     slices.push_back(
         {others_at[s], others_at[s + 1] - others_at[s], s * step, std::min(step, n_points - s * step)});
-  SliceOnes<C> ones(d_ones, slice_bounds(d_ones, n_ones, step, count, stream));
+  SliceOnes<C> ones(d_ones, slice_bounds(d_ones, n_ones, step, count, stream), stream);
   opt.window_bits = c;
   StreamedPoints<C> points(h_points, step);
   ec::Jacobian<C> acc = pippenger_impl<C, N>(points, d_scalars, slices, stream, d_others, opt, ones);

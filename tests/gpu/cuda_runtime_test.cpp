@@ -20,6 +20,7 @@
 #include "cuda/pinned_buffer.hpp"
 #include "cuda/staged_upload.hpp"
 #include "cuda/stream.hpp"
+#include "cuda/vram.hpp"
 
 namespace cuzk::cuda {
 namespace {
@@ -34,6 +35,13 @@ std::vector<std::uint32_t> random_nonzero(std::size_t n, std::uint64_t seed) {
   std::vector<std::uint32_t> v(n);
   for (auto& x : v) x = dist(rng);
   return v;
+}
+
+// cudaMemGetInfo's free bytes alone, without the pool's unused memory that mem_info() adds.
+std::size_t raw_free() {
+  std::size_t free = 0, total = 0;
+  CUZK_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return free;
 }
 
 std::uint64_t fresh_seed() {
@@ -223,6 +231,88 @@ TEST_F(CudaRuntime, FreeMemoryReturnsToBaseline) {
   const std::size_t after = mem_info().first;
   const std::size_t slack = std::size_t{8} << 20;
   EXPECT_GE(after + slack, baseline) << "device memory leaked: " << (baseline - after) << " bytes";
+}
+
+// Stream-ordered buffers (the GPU region's temporaries): counted like any other while they live, usable on
+// their stream at once, freed without waiting for the device. The pool keeps the memory for the next ones
+// (no new mapping), counts it as free, and gives it back when a plain cudaMalloc (a key's upload) needs it.
+TEST_F(CudaRuntime, StreamOrderedBuffersAreCountedReusedAndGivenBackWhenNeeded) {
+  ASSERT_TRUE(stream_ordered_allocation()) << "CUZK_STREAM_ORDERED_ALLOC=0 in the environment";
+  Stream stream;
+  { DeviceBuffer<std::byte> warm(std::size_t{1} << 20, stream.get()); }
+  stream.synchronize();
+  const std::size_t free_before = mem_info().first, in_use_before = vram_usage(0).in_use;
+  const std::size_t chunk = std::size_t{256} << 20, noise = std::size_t{8} << 20;
+  std::mt19937_64 rng(41);
+  std::vector<std::uint64_t> pattern(1 << 16);
+  for (auto& x : pattern) x = rng();
+  auto round = [&] {
+    std::vector<DeviceBuffer<std::uint64_t>> bufs;
+    for (int i = 0; i < 4; ++i) {
+      bufs.emplace_back(chunk / sizeof(std::uint64_t), stream.get());
+      bufs.back().upload(pattern.data(), pattern.size(), stream.get(), std::size_t(i) * 1000);
+    }
+    EXPECT_EQ(vram_usage(0).in_use, in_use_before + 4 * chunk);
+    std::vector<std::uint64_t> back(pattern.size());
+    bufs[3].download(back.data(), back.size(), stream.get(), 3000);
+    stream.synchronize();
+    EXPECT_EQ(back, pattern);
+    EXPECT_LE(mem_info().first + 4 * chunk, free_before + noise) << "not taken from the device";
+  };
+  round();
+  // Freed in stream order: counted back at once; the pool's unused memory counts as free.
+  EXPECT_EQ(vram_usage(0).in_use, in_use_before);
+  EXPECT_GE(mem_info().first + noise, free_before);
+  stream.synchronize();
+  EXPECT_GE(pool_slack(0), 4 * chunk) << "the pool gave its memory back: the next proof maps it again";
+  const std::size_t raw_between = raw_free();
+  round();  // from the pool: the device's free memory does not move
+  EXPECT_GE(raw_free() + noise, raw_between) << "the pool did not reuse its memory";
+  stream.synchronize();
+  // A plain allocation larger than what CUDA has free, but not than that plus the pool's: the pool trims.
+  {
+    DeviceBuffer<std::byte> big(raw_free() + chunk);
+    big.memset_async(7, stream.get());
+    stream.synchronize();
+  }
+  EXPECT_EQ(vram_usage(0).in_use, in_use_before);
+}
+
+// A buffer made on one stream and taken by work on another (a pre-staged witness the proof takes) is freed in
+// the taker's order.
+TEST_F(CudaRuntime, HandedOverBufferIsFreedInTheTakersOrder) {
+  Stream made_on, taken_by;
+  Event ready(false);
+  const std::size_t in_use_before = vram_usage(0).in_use;
+  std::vector<std::uint32_t> values(1 << 20);
+  std::mt19937 rng(43);
+  for (auto& v : values) v = rng();
+  std::vector<std::uint32_t> back(values.size());
+  {
+    DeviceBuffer<std::uint32_t> buffer(values.size(), made_on.get());
+    buffer.upload(values.data(), values.size(), made_on.get());
+    ready.record(made_on.get());
+    ready.make_wait(taken_by.get());
+    buffer.hand_to(taken_by.get());
+    buffer.download(back.data(), back.size(), taken_by.get());
+  }
+  taken_by.synchronize();
+  made_on.synchronize();
+  EXPECT_EQ(back, values);
+  EXPECT_EQ(vram_usage(0).in_use, in_use_before);
+}
+
+TEST_F(CudaRuntime, ImpossibleStreamOrderedAllocationIsOutOfMemory) {
+  Stream stream;
+  try {
+    DeviceBuffer<std::byte> huge(std::size_t{1} << 50, stream.get());
+    FAIL() << "a 1 PiB allocation succeeded";
+  } catch (const CudaError& e) {
+    EXPECT_EQ(e.kind(), Kind::out_of_memory) << e.what();
+  }
+  DeviceBuffer<std::byte> fine(std::size_t{1} << 20, stream.get());  // the stream and pool still work
+  fine.memset_async(0, stream.get());
+  stream.synchronize();
 }
 
 TEST_F(CudaRuntime, ImpossibleAllocationIsOutOfMemoryAndRecoverable) {
