@@ -1,5 +1,6 @@
-// Kernel and host templates of the GPU MSM, instantiated per curve in gpu_<curve>.cu so the two
-// (long) device compilations run in parallel.
+// Kernel and host templates of the GPU MSM (digits, sort, accumulation, merge, and the driver that runs them
+// per pass), instantiated per curve in gpu_<curve>.cu so the two (long) device compilations run in parallel.
+// The sizing and point sources are in msm/gpu_slices.cuh, the window reduction in msm/gpu_window_sum.cuh.
 #pragma once
 
 #include <algorithm>
@@ -15,42 +16,13 @@
 #include "cuda/vram.hpp"
 #include "msm/digits.hpp"
 #include "msm/gpu.hpp"
+#include "msm/gpu_launch.cuh"
+#include "msm/gpu_slices.cuh"
+#include "msm/gpu_window_sum.cuh"
 
 namespace cuzk::msm::gpu {
 
 namespace {
-
-constexpr unsigned kThreads = 128;
-constexpr std::uint32_t kSignBit = 0x80000000u;
-
-template <class C>
-using Xyzz = ec::XYZZ<C>;
-
-unsigned blocks_for(std::size_t items) {
-  return static_cast<unsigned>((items + kThreads - 1) / kThreads);
-}
-
-// Window size: near floor(log2(1.5 n)) - 8 (sppark's rule of thumb), restricted to sizes whose top window
-// keeps at least half of the bits: with only a few top bits, n points crowd into a handful of buckets
-// (a 2^20 MSM with c = 12 has 8 live top buckets of 2^17 points each). From about 2^24 points, c = 20:
-// that rule left only c = 16 between 2^23 and 2^25, and on the H200 c = 20 was faster on both curves (G1
-// 2^24: BLS12-381 192.4 → 173.3 ms, 2^25: 376.0 → 321.3, BN254 2^25 186.3 → 171.7; 2^26–2^27 flat up to
-// c = 22; bench/RESULTS.md).
-std::size_t choose_gpu_window(std::size_t n, std::size_t scalar_bits) {
-  std::size_t lg = 0;
-  while ((std::size_t(1) << (lg + 1)) <= n + n / 2) ++lg;  // floor(log2(1.5 n))
-  if (lg >= 24) return 20;
-  const std::size_t target = std::clamp<std::size_t>(lg > 8 ? lg - 8 : 1, 8, 18);
-  std::size_t best = target;
-  double best_cost = -1;
-  for (std::size_t c = target > 11 ? target - 3 : 8; c <= std::min<std::size_t>(target + 2, 20); ++c) {
-    const std::size_t w = window_count(scalar_bits, c), top = scalar_bits + 1 - (w - 1) * c;
-    if (2 * top < c) continue;
-    const double cost = double(n) * double(w) + double(w) * double(std::size_t(1) << c);
-    if (best_cost < 0 || cost < best_cost) best = c, best_cost = cost;
-  }
-  return best;
-}
 
 // A scalar s in (r/2, r) is taken as −(r − s): r·P is the identity for points of the prime-order subgroup
 // (every key's points), and r − s is short when s is near r. PoRep witnesses hold many such values (r − k for
@@ -130,9 +102,6 @@ __global__ void bounds_kernel(const std::uint32_t* keys, std::size_t total, std:
 // RESULTS.md), 256-entry segments made a 2^27 BLS12-381 G1 MSM 4 % faster than 64-entry ones (merge 102 →
 // 29 ms, accumulation +19 ms), 128 were best or level below 2^25 points; CUZK_MSM_LOG_SEG (6..12)
 // overrides the choice for experiments without a rebuild.
-// The slice sizing (auto_chunk) reserves head/tail partials for segments of no fewer entries than this.
-constexpr std::size_t kSeg = 64;
-
 inline unsigned log_seg_for(std::size_t slice_points) {
   static const int from_env = [] {
     const char* v = std::getenv("CUZK_MSM_LOG_SEG");
@@ -140,6 +109,11 @@ inline unsigned log_seg_for(std::size_t slice_points) {
   }();
   if (from_env) return static_cast<unsigned>(from_env);
   return slice_points >= (std::size_t(1) << 25) ? 8 : 7;
+}
+
+// Segments of 2^log_seg entries that `entries` sorted entries fill (the last one partly).
+inline std::size_t segments_of(std::size_t entries, unsigned log_seg) {
+  return (entries + (std::size_t(1) << log_seg) - 1) >> log_seg;
 }
 
 template <class C>
@@ -238,67 +212,6 @@ __global__ void merge_kernel(const std::uint32_t* start, const std::uint32_t* en
   buckets[b] = first_slice ? acc : buckets[b] + acc;
 }
 
-// Window reduction. A window's sum is Σ_b (b+1)·B_b over its buckets B_0..B_{m-1} (bucket b holds
-// the points whose digit magnitude is b + 1). For `groups` arrays of m entries laid end to end, define
-// WS(X) = Σ_i (i+1)·X_i and SUM(X) = Σ_i X_i. Cutting X into segments of L entries with sums S_s and
-// local weighted sums W_s = Σ_j (j+1)·X_{sL+j}:
-//   WS(X) = SUM(W) + L·(WS(S) − SUM(S)),   SUM(X) = SUM(S),
-// and S, W (2·groups arrays of m/L entries) are the same problem, L times smaller. Every level is one
-// parallel kernel over all segments, instead of one thread walking a whole window.
-constexpr std::size_t kReduceSeg = 32;
-
-// Per segment of `len` entries: sum[g] = Σ_j X_j, weighted[g] = Σ_j (j+1)·X_j (one running-sum pass).
-template <class C>
-__global__ void segment_kernel(const Xyzz<C>* x, std::size_t len, std::size_t segments, Xyzz<C>* sum,
-                               Xyzz<C>* weighted) {
-  const std::size_t g = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (g >= segments) return;
-  const Xyzz<C>* b = x + g * len;
-  Xyzz<C> running = Xyzz<C>::infinity(), total = Xyzz<C>::infinity();
-  for (std::size_t i = len; i-- > 0;) {
-    running += b[i];
-    total += running;
-  }
-  sum[g] = running;
-  weighted[g] = total;
-}
-
-// ws = SUM(W) + L·(WS(S) − SUM(S)), sum = SUM(S), from the level below, whose groups [0, g) are the
-// S arrays and [g, 2g) the W arrays.
-template <class C>
-__global__ void combine_kernel(const Xyzz<C>* low_ws, const Xyzz<C>* low_sum, std::size_t groups,
-                               unsigned log_len, Xyzz<C>* ws, Xyzz<C>* sum) {
-  const std::size_t g = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (g >= groups) return;
-  Xyzz<C> d = low_ws[g] + (-low_sum[g]);
-  for (unsigned i = 0; i < log_len; ++i) d = d.dbl();
-  ws[g] = low_sum[groups + g] + d;
-  sum[g] = low_sum[g];
-}
-
-// m must be a power of two.
-template <class C>
-void weighted_sums(const Xyzz<C>* x, std::size_t m, std::size_t groups, Xyzz<C>* ws, Xyzz<C>* sum,
-                   cudaStream_t stream) {
-  if (m <= kReduceSeg) {  // one thread per group
-    segment_kernel<C><<<blocks_for(groups), kThreads, 0, stream>>>(x, m, groups, sum, ws);
-    cuda::check_last_launch("msm segment_kernel");
-    return;
-  }
-  const std::size_t segs = m / kReduceSeg, low_n = 2 * groups * segs;
-  cuda::DeviceBuffer<Xyzz<C>> low(low_n, stream);  // S arrays, then W arrays
-  segment_kernel<C><<<blocks_for(groups * segs), kThreads, 0, stream>>>(x, kReduceSeg, groups * segs,
-                                                                        low.data(), low.data() + low_n / 2);
-  cuda::check_last_launch("msm segment_kernel");
-  cuda::DeviceBuffer<Xyzz<C>> low_ws(2 * groups, stream), low_sum(2 * groups, stream);
-  weighted_sums<C>(low.data(), segs, 2 * groups, low_ws.data(), low_sum.data(), stream);
-  unsigned log_len = 0;
-  while ((std::size_t(1) << log_len) < kReduceSeg) ++log_len;
-  combine_kernel<C>
-      <<<blocks_for(groups), kThreads, 0, stream>>>(low_ws.data(), low_sum.data(), groups, log_len, ws, sum);
-  cuda::check_last_launch("msm combine_kernel");
-}
-
 // Batch addition: each thread sums a strided subset; partials reduced by fold_kernel.
 // Point i is read at points[i - point_offset] (a streamed slice holds the points from point_offset on).
 template <class C>
@@ -339,104 +252,6 @@ __global__ void fold_kernel(const Xyzz<C>* in, std::size_t n, std::size_t f, Xyz
   for (std::size_t j = i * f; j < std::min(n, (i + 1) * f); ++j) acc += in[j];
   out[i] = acc;
 }
-
-// Device bytes of an MSM's buckets with window c: the buckets and a slice's partials, one XYZZ point each.
-template <class C>
-std::size_t bucket_bytes(std::size_t c) {
-  return 2 * window_count(C::Scalar::bits(), c) * (std::size_t(1) << (c - 1)) * sizeof(Xyzz<C>);
-}
-
-// The window for n scalars with buckets of at most a quarter of `available` bytes. The fastest window for a
-// 2^27 split MSM (c = 20) has 2.6 GB of G1 buckets (5.2 GB in G2): more than a 16 GiB card has left beside
-// the scalars, so a capped worker takes a smaller window rather than an out-of-memory failure.
-template <class C>
-std::size_t fitting_window(std::size_t n, std::size_t available) {
-  std::size_t c = choose_gpu_window(n, C::Scalar::bits());
-  while (c > 8 && bucket_bytes<C>(c) > available / 4) --c;
-  return c;
-}
-
-// Slice size for Options::max_chunk = 0, from `available` bytes (what the VRAM policy still allows: its limit
-// and margin, not the raw device free memory, so a capped worker slices its MSMs instead of failing) less the
-// buckets of window c. Per entry and window a slice holds four 32-bit sort arrays, CUB's temporary storage
-// (about as much again) and the head/tail partials of its segments; per point, `point_bytes` more (the two
-// upload buffers of streamed points).
-template <class C>
-std::size_t auto_chunk(std::size_t n, std::size_t c, std::size_t available, std::size_t point_bytes = 0) {
-  const std::size_t w = window_count(C::Scalar::bits(), c), buckets = bucket_bytes<C>(c);
-  const double budget = double(available > buckets ? available - buckets : 0) / 3.0;
-  const double per_point = double(w) * (32.0 + 2.0 * sizeof(Xyzz<C>) / double(kSeg)) + double(point_bytes);
-  std::size_t chunk = std::size_t(1) << 20;
-  while (chunk < n && chunk < (std::size_t(1) << 26) && double(2 * chunk) * per_point <= budget) chunk *= 2;
-  return std::min(n, chunk);
-}
-
-// One slice of an MSM: entries [entry_begin, entry_begin + entry_count) of its list (of the index when there
-// is one), and the range of points they read, which a streamed MSM uploads for the slice.
-struct Slice {
-  std::size_t entry_begin = 0, entry_count = 0;
-  std::size_t point_begin = 0, point_count = 0;
-};
-
-// Slices of `chunk` entries over an unindexed list: entry k reads point k.
-std::vector<Slice> even_slices(std::size_t n, std::size_t chunk) {
-  std::vector<Slice> slices;
-  for (std::size_t begin = 0; begin < n; begin += chunk) {
-    const std::size_t count = std::min(chunk, n - begin);
-    slices.push_back({begin, count, begin, count});
-  }
-  return slices;
-}
-
-// Where a slice's points come from. The accumulation reads point i at base[i - offset].
-// ResidentPoints: all points already in device memory.
-template <class C>
-struct ResidentPoints {
-  const ec::Affine<C>* d_points;
-  void prefetch(std::size_t, std::size_t, std::size_t) {}
-  std::pair<const ec::Affine<C>*, std::size_t> acquire(std::size_t, std::size_t, cudaStream_t) {
-    return {d_points, 0};
-  }
-  void release(std::size_t, cudaStream_t) {}
-};
-
-// No extra work per slice (see pippenger_impl's on_slice).
-struct NoSliceWork {
-  template <class P>
-  void operator()(std::size_t, const P*, std::size_t, cudaStream_t) const {}
-};
-
-// StreamedPoints: points in host memory, uploaded slice by slice into two device buffers on a copy
-// stream, so slice k + 1 uploads while slice k accumulates. A buffer is refilled only after the
-// accumulation that read it has finished (the `released` event); the accumulation waits for its upload
-// (the `uploaded` event). Waiting on an event never recorded is a no-op, which covers the first two.
-template <class C>
-class StreamedPoints {
- public:
-  StreamedPoints(const ec::Affine<C>* h_points, std::size_t chunk)
-      : host_(h_points),
-        buffers_{cuda::DeviceBuffer<ec::Affine<C>>(chunk), cuda::DeviceBuffer<ec::Affine<C>>(chunk)} {}
-
-  void prefetch(std::size_t slice, std::size_t begin, std::size_t count) {
-    const std::size_t b = slice % 2;
-    released_[b].make_wait(copy_.get());
-    buffers_[b].upload(host_ + begin, count, copy_.get());
-    uploaded_[b].record(copy_.get());
-  }
-  std::pair<const ec::Affine<C>*, std::size_t> acquire(std::size_t slice, std::size_t begin,
-                                                       cudaStream_t stream) {
-    uploaded_[slice % 2].make_wait(stream);
-    return {buffers_[slice % 2].data(), begin};
-  }
-  void release(std::size_t slice, cudaStream_t stream) { released_[slice % 2].record(stream); }
-
- private:
-  const ec::Affine<C>* host_;
-  cuda::DeviceBuffer<ec::Affine<C>> buffers_[2];
-  cuda::Stream copy_;
-  cuda::Event uploaded_[2] = {cuda::Event(false), cuda::Event(false)};
-  cuda::Event released_[2] = {cuda::Event(false), cuda::Event(false)};
-};
 
 template <class C>
 ec::Jacobian<C> sum_on_host(const cuda::DeviceBuffer<Xyzz<C>>& d, std::size_t n, cudaStream_t stream) {
@@ -516,7 +331,7 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
   cuda::DeviceBuffer<std::uint32_t> keys(pairs, stream), vals(pairs, stream), keys_sorted(pairs, stream),
       vals_sorted(pairs, stream);
   cuda::DeviceBuffer<std::uint32_t> start(nb, stream), end(nb, stream);
-  const std::size_t segments = (pairs + (std::size_t(1) << log_seg) - 1) >> log_seg;
+  const std::size_t segments = segments_of(pairs, log_seg);
   cuda::DeviceBuffer<Xyzz<C>> head(segments, stream), tail(segments, stream);
   std::size_t temp_bytes = 0;
   CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_sorted.data(),
@@ -555,7 +370,7 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
                                                                 end.data());
       cuda::check_last_launch("msm bounds_kernel");
       trace.mark("bounds");
-      const std::size_t pass_segments = (total + (std::size_t(1) << log_seg) - 1) >> log_seg;
+      const std::size_t pass_segments = segments_of(total, log_seg);
       accumulate_kernel<C><<<blocks_for(pass_segments), kThreads, 0, stream>>>(
           slice_points, offset, keys_sorted.data(), vals_sorted.data(), total, skip, log_seg, partial.data(),
           head.data(), tail.data());

@@ -1,0 +1,145 @@
+// How a GPU MSM is sized and fed: the window, the device bytes of its buckets, the slices of entries a pass
+// sorts at once, and where a slice's points come from (resident, or streamed from host memory on a copy
+// stream). msm/gpu_impl.cuh includes it.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "cuda/device_buffer.hpp"
+#include "cuda/event.hpp"
+#include "cuda/stream.hpp"
+#include "msm/digits.hpp"
+#include "msm/gpu_launch.cuh"
+
+namespace cuzk::msm::gpu {
+namespace {
+
+// Window size: near floor(log2(1.5 n)) - 8 (sppark's rule of thumb), restricted to sizes whose top window
+// keeps at least half of the bits: with only a few top bits, n points crowd into a handful of buckets
+// (a 2^20 MSM with c = 12 has 8 live top buckets of 2^17 points each). From about 2^24 points, c = 20:
+// that rule left only c = 16 between 2^23 and 2^25, and on the H200 c = 20 was faster on both curves (G1
+// 2^24: BLS12-381 192.4 → 173.3 ms, 2^25: 376.0 → 321.3, BN254 2^25 186.3 → 171.7; 2^26–2^27 flat up to
+// c = 22; bench/RESULTS.md).
+std::size_t choose_gpu_window(std::size_t n, std::size_t scalar_bits) {
+  std::size_t lg = 0;
+  while ((std::size_t(1) << (lg + 1)) <= n + n / 2) ++lg;  // floor(log2(1.5 n))
+  if (lg >= 24) return 20;
+  const std::size_t target = std::clamp<std::size_t>(lg > 8 ? lg - 8 : 1, 8, 18);
+  std::size_t best = target;
+  double best_cost = -1;
+  for (std::size_t c = target > 11 ? target - 3 : 8; c <= std::min<std::size_t>(target + 2, 20); ++c) {
+    const std::size_t w = window_count(scalar_bits, c), top = scalar_bits + 1 - (w - 1) * c;
+    if (2 * top < c) continue;
+    const double cost = double(n) * double(w) + double(w) * double(std::size_t(1) << c);
+    if (best_cost < 0 || cost < best_cost) best = c, best_cost = cost;
+  }
+  return best;
+}
+
+// The slice sizing (auto_chunk) reserves head/tail partials for segments of no fewer entries than this.
+constexpr std::size_t kSeg = 64;
+
+// Device bytes of an MSM's buckets with window c: the buckets and a slice's partials, one XYZZ point each.
+template <class C>
+std::size_t bucket_bytes(std::size_t c) {
+  return 2 * window_count(C::Scalar::bits(), c) * (std::size_t(1) << (c - 1)) * sizeof(Xyzz<C>);
+}
+
+// The window for n scalars with buckets of at most a quarter of `available` bytes. The fastest window for a
+// 2^27 split MSM (c = 20) has 2.6 GB of G1 buckets (5.2 GB in G2): more than a 16 GiB card has left beside
+// the scalars, so a capped worker takes a smaller window rather than an out-of-memory failure.
+template <class C>
+std::size_t fitting_window(std::size_t n, std::size_t available) {
+  std::size_t c = choose_gpu_window(n, C::Scalar::bits());
+  while (c > 8 && bucket_bytes<C>(c) > available / 4) --c;
+  return c;
+}
+
+// Slice size for Options::max_chunk = 0, from `available` bytes (what the VRAM policy still allows: its limit
+// and margin, not the raw device free memory, so a capped worker slices its MSMs instead of failing) less the
+// buckets of window c. Per entry and window a slice holds four 32-bit sort arrays, CUB's temporary storage
+// (about as much again) and the head/tail partials of its segments; per point, `point_bytes` more (the two
+// upload buffers of streamed points).
+template <class C>
+std::size_t auto_chunk(std::size_t n, std::size_t c, std::size_t available, std::size_t point_bytes = 0) {
+  const std::size_t w = window_count(C::Scalar::bits(), c), buckets = bucket_bytes<C>(c);
+  const double budget = double(available > buckets ? available - buckets : 0) / 3.0;
+  const double per_point = double(w) * (32.0 + 2.0 * sizeof(Xyzz<C>) / double(kSeg)) + double(point_bytes);
+  std::size_t chunk = std::size_t(1) << 20;
+  while (chunk < n && chunk < (std::size_t(1) << 26) && double(2 * chunk) * per_point <= budget) chunk *= 2;
+  return std::min(n, chunk);
+}
+
+// One slice of an MSM: entries [entry_begin, entry_begin + entry_count) of its list (of the index when there
+// is one), and the range of points they read, which a streamed MSM uploads for the slice.
+struct Slice {
+  std::size_t entry_begin = 0, entry_count = 0;
+  std::size_t point_begin = 0, point_count = 0;
+};
+
+// Slices of `chunk` entries over an unindexed list: entry k reads point k.
+std::vector<Slice> even_slices(std::size_t n, std::size_t chunk) {
+  std::vector<Slice> slices;
+  for (std::size_t begin = 0; begin < n; begin += chunk) {
+    const std::size_t count = std::min(chunk, n - begin);
+    slices.push_back({begin, count, begin, count});
+  }
+  return slices;
+}
+
+// Where a slice's points come from. The accumulation reads point i at base[i - offset].
+// ResidentPoints: all points already in device memory.
+template <class C>
+struct ResidentPoints {
+  const ec::Affine<C>* d_points;
+  void prefetch(std::size_t, std::size_t, std::size_t) {}
+  std::pair<const ec::Affine<C>*, std::size_t> acquire(std::size_t, std::size_t, cudaStream_t) {
+    return {d_points, 0};
+  }
+  void release(std::size_t, cudaStream_t) {}
+};
+
+// No extra work per slice (see pippenger_impl's on_slice).
+struct NoSliceWork {
+  template <class P>
+  void operator()(std::size_t, const P*, std::size_t, cudaStream_t) const {}
+};
+
+// StreamedPoints: points in host memory, uploaded slice by slice into two device buffers on a copy
+// stream, so slice k + 1 uploads while slice k accumulates. A buffer is refilled only after the
+// accumulation that read it has finished (the `released` event); the accumulation waits for its upload
+// (the `uploaded` event). Waiting on an event never recorded is a no-op, which covers the first two.
+template <class C>
+class StreamedPoints {
+ public:
+  StreamedPoints(const ec::Affine<C>* h_points, std::size_t chunk)
+      : host_(h_points),
+        buffers_{cuda::DeviceBuffer<ec::Affine<C>>(chunk), cuda::DeviceBuffer<ec::Affine<C>>(chunk)} {}
+
+  void prefetch(std::size_t slice, std::size_t begin, std::size_t count) {
+    const std::size_t b = slice % 2;
+    released_[b].make_wait(copy_.get());
+    buffers_[b].upload(host_ + begin, count, copy_.get());
+    uploaded_[b].record(copy_.get());
+  }
+  std::pair<const ec::Affine<C>*, std::size_t> acquire(std::size_t slice, std::size_t begin,
+                                                       cudaStream_t stream) {
+    uploaded_[slice % 2].make_wait(stream);
+    return {buffers_[slice % 2].data(), begin};
+  }
+  void release(std::size_t slice, cudaStream_t stream) { released_[slice % 2].record(stream); }
+
+ private:
+  const ec::Affine<C>* host_;
+  cuda::DeviceBuffer<ec::Affine<C>> buffers_[2];
+  cuda::Stream copy_;
+  cuda::Event uploaded_[2] = {cuda::Event(false), cuda::Event(false)};
+  cuda::Event released_[2] = {cuda::Event(false), cuda::Event(false)};
+};
+
+}  // namespace
+}  // namespace cuzk::msm::gpu
