@@ -406,7 +406,8 @@ Repository::PreloadResult Engine::preload(const std::string& circuit_id) {
   for (const auto& p : processes_) {
     std::optional<worker_protocol::Reply> reply;
     try {
-      reply = p->control({0, worker_protocol::RequestKind::kPreload, circuit_id});
+      reply =
+          p->control(worker_protocol::control_request(worker_protocol::RequestKind::kPreload, circuit_id));
     } catch (const WorkerDied& e) {
       throw RequestError(std::string("preload '") + circuit_id + "': " + e.what());
     }
@@ -430,7 +431,7 @@ Repository::EvictResult Engine::evict(const std::string& circuit_id) {
   for (const auto& p : processes_) {
     std::optional<worker_protocol::Reply> reply;
     try {
-      reply = p->control({0, worker_protocol::RequestKind::kEvict, circuit_id});
+      reply = p->control(worker_protocol::control_request(worker_protocol::RequestKind::kEvict, circuit_id));
     } catch (const WorkerDied&) {  // its keys went with it
     }
     if (!reply) continue;
@@ -531,6 +532,7 @@ EngineStatus Engine::status(bool with_jobs) const {
       const auto use = cuda::vram_usage(d->ordinal);
       ds.vram_used = use.in_use;
       ds.vram_peak = use.peak;
+      ds.vram_cached = cuda::pool_slack(d->ordinal);
       ds.vram_limit = config_.vram_limit ? std::min(config_.vram_limit, info.total_mem) : info.total_mem;
     } catch (const cuda::CudaError&) {  // a sick device must not take the status page down
       ds.name = "unavailable";

@@ -102,8 +102,9 @@ struct DeviceStatus {
   std::string name;
   std::size_t vram_total = 0, vram_free = 0;  // the whole GPU, all processes
   std::size_t vram_used = 0, vram_peak = 0;   // this daemon's allocations (cuda/vram.hpp)
-  std::size_t vram_limit = 0;                 // this daemon's limit on it (limit and margin applied)
-  std::uint64_t context_resets = 0;           // times its CUDA context was recreated after a sticky fault
+  std::size_t vram_cached = 0;  // freed temporaries its memory pool keeps for the next proof (free to it)
+  std::size_t vram_limit = 0;   // this daemon's limit on it (limit and margin applied)
+  std::uint64_t context_resets = 0;  // times its CUDA context was recreated after a sticky fault
   bool lost = false;  // its context could not be recreated: its workers prove on the CPU instead
   std::string lost_reason;
   std::vector<std::string> resident_circuits;  // keys prepared on this GPU

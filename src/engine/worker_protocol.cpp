@@ -83,7 +83,8 @@ void encode_status(Writer& w, const EngineStatus& s) {
   for (const auto& d : s.devices) {
     w.u64(static_cast<std::uint64_t>(d.ordinal));
     w.str(d.name);
-    for (std::size_t v : {d.vram_total, d.vram_free, d.vram_used, d.vram_peak, d.vram_limit}) w.u64(v);
+    for (std::size_t v : {d.vram_total, d.vram_free, d.vram_used, d.vram_peak, d.vram_cached, d.vram_limit})
+      w.u64(v);
     w.u64(d.context_resets);
     w.u64(d.lost);
     w.str(d.lost_reason);
@@ -107,7 +108,8 @@ EngineStatus decode_status(Reader& r) {
     DeviceStatus d;
     d.ordinal = static_cast<int>(r.u64());
     d.name = r.str();
-    for (std::size_t* v : {&d.vram_total, &d.vram_free, &d.vram_used, &d.vram_peak, &d.vram_limit})
+    for (std::size_t* v :
+         {&d.vram_total, &d.vram_free, &d.vram_used, &d.vram_peak, &d.vram_cached, &d.vram_limit})
       *v = r.u64();
     d.context_resets = r.u64();
     d.lost = r.u64() != 0;

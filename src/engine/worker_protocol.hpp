@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "engine/engine.hpp"
 
@@ -36,6 +37,21 @@ struct Reply {
   std::uint64_t bytes = 0;
   std::int64_t holding = 0;
 };
+
+// A control request (kPreload, kEvict) for one circuit; the id is the channel's to set.
+inline Request control_request(RequestKind kind, std::string circuit_id) {
+  Request r;
+  r.kind = kind;
+  r.circuit_id = std::move(circuit_id);
+  return r;
+}
+
+// An empty reply to request `id`, every other field at its default.
+inline Reply reply_to(std::uint64_t id) {
+  Reply r;
+  r.id = id;
+  return r;
+}
 
 std::string encode(const Request& r);
 std::string encode(const Reply& r);

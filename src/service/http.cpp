@@ -42,6 +42,7 @@ std::string status_json(const engine::EngineStatus& s) {
                             {"vram_free_bytes", d.vram_free},
                             {"vram_daemon_bytes", d.vram_used},
                             {"vram_daemon_peak_bytes", d.vram_peak},
+                            {"vram_daemon_cached_bytes", d.vram_cached},
                             {"vram_limit_bytes", d.vram_limit},
                             {"context_resets", d.context_resets},
                             {"lost", d.lost},

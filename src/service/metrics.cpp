@@ -63,7 +63,8 @@ Metrics::Metrics()
       vram_bytes_(prometheus::BuildGauge()
                       .Name("cuzk_vram_bytes")
                       .Help("Device memory per GPU: total, used (all processes), daemon (this daemon's "
-                            "allocations), daemon_peak, limit (what this daemon may hold)")
+                            "allocations), daemon_peak, daemon_cached (freed, kept by its memory pool for "
+                            "the next proof), limit (what this daemon may hold)")
                       .Register(*registry_)),
       faults_(
           prometheus::BuildCounter()
@@ -154,6 +155,7 @@ std::string Metrics::render(const engine::EngineStatus& s) {
     vram_bytes_.Add({{"gpu", gpu}, {"kind", "used"}}).Set(static_cast<double>(d.vram_total - d.vram_free));
     vram_bytes_.Add({{"gpu", gpu}, {"kind", "daemon"}}).Set(static_cast<double>(d.vram_used));
     vram_bytes_.Add({{"gpu", gpu}, {"kind", "daemon_peak"}}).Set(static_cast<double>(d.vram_peak));
+    vram_bytes_.Add({{"gpu", gpu}, {"kind", "daemon_cached"}}).Set(static_cast<double>(d.vram_cached));
     vram_bytes_.Add({{"gpu", gpu}, {"kind", "limit"}}).Set(static_cast<double>(d.vram_limit));
     advance(context_resets_, {{"gpu", gpu}}, "resets/" + gpu, static_cast<double>(d.context_resets));
   }

@@ -200,7 +200,7 @@ int main(int argc, char** argv) {
         continue;
       }
       if (request.kind == wp::RequestKind::kEvict) {
-        wp::Reply reply{request.id, {}};
+        auto reply = wp::reply_to(request.id);
         try {
           const auto r = e.evict(request.circuit_id);
           reply = {request.id, {}, std::nullopt, r.was_loaded, 0, r.freed_bytes, r.jobs_holding};
@@ -211,7 +211,7 @@ int main(int argc, char** argv) {
       }
       if (request.kind == wp::RequestKind::kPreload) {  // loading takes a while: off the reading thread
         handlers.spawn([&e, request] {
-          wp::Reply reply{request.id, {}};
+          auto reply = wp::reply_to(request.id);
           try {
             const auto r = e.preload(request.circuit_id);
             reply.result.state = engine::PartitionState::kDone;
@@ -234,7 +234,7 @@ int main(int argc, char** argv) {
         for (;;) ::pause();
       }
       handlers.spawn([&e, &jobs, request] {
-        wp::Reply reply{request.id, {}};
+        auto reply = wp::reply_to(request.id);
         try {
           engine::SubmitRequest s{"p" + std::to_string(request.partition),
                                   request.circuit_id,

@@ -31,6 +31,8 @@ Reply sample_reply() {
   d.name = "H200";
   d.vram_total = 1ull << 40;
   d.vram_used = 12345;
+  d.vram_cached = 6789;
+  d.vram_limit = 1ull << 39;
   d.context_resets = 3;
   d.lost = true;
   d.lost_reason = "gone";
@@ -74,6 +76,9 @@ TEST(WorkerProtocol, RequestsAndRepliesSurviveTheWire) {
   ASSERT_EQ(r.status->devices.size(), 1u);
   EXPECT_EQ(r.status->devices[0].name, "H200");
   EXPECT_EQ(r.status->devices[0].vram_total, 1ull << 40);
+  EXPECT_EQ(r.status->devices[0].vram_used, 12345u);
+  EXPECT_EQ(r.status->devices[0].vram_cached, 6789u);
+  EXPECT_EQ(r.status->devices[0].vram_limit, 1ull << 39);
   EXPECT_EQ(r.status->devices[0].resident_circuits, (std::vector<std::string>{"a", "b"}));
   EXPECT_TRUE(r.status->devices[0].lost);
   EXPECT_EQ(r.status->faults.context_lost, 5u);
