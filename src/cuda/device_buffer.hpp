@@ -5,7 +5,7 @@
 // freed in it (cudaFreeAsync), so neither waits for other work on the device — a cudaFree waits for all of
 // it, other workers' uploads included. Every use of such a buffer must be on its stream or ordered before
 // the buffer's end by an event the stream waits for; the GPU region's temporaries (MSM buckets and sort
-// arrays, NTT scratch) are made this way.
+// arrays, the H stage's vectors, query scalars and classes) are made this way.
 //
 // Move-only, so exactly one object frees each allocation, and the allocation is released when the
 // owner goes out of scope on every path, failed job included — device memory in use must return to its
