@@ -204,15 +204,17 @@ cudaMemPool_t pool_of(int device) {
   return pool;
 }
 
+// The device's pool if one was made (nullptr otherwise, or for an ordinal out of range); never makes one.
+cudaMemPool_t existing_pool(int device) noexcept {
+  if (device < 0 || device >= kMaxDevices) return nullptr;
+  auto& a = accounts[static_cast<std::size_t>(device)];
+  std::lock_guard lock(a.mutex);
+  return a.pool;
+}
+
 // Memory the pool holds after frees that completed goes back to CUDA, for a cudaMalloc that did not fit.
 bool trim_pool(int device) noexcept {
-  if (device < 0 || device >= kMaxDevices) return false;
-  auto& a = accounts[static_cast<std::size_t>(device)];
-  cudaMemPool_t pool = nullptr;
-  {
-    std::lock_guard lock(a.mutex);
-    pool = a.pool;
-  }
+  cudaMemPool_t pool = existing_pool(device);
   return pool != nullptr && cudaMemPoolTrimTo(pool, 0) == cudaSuccess;
 }
 
@@ -294,13 +296,7 @@ void vram_release_on(void* ptr, std::size_t bytes, int device, cudaStream_t stre
 }
 
 std::size_t pool_slack(int device) {
-  if (device < 0 || device >= kMaxDevices) return 0;
-  auto& a = accounts[static_cast<std::size_t>(device)];
-  cudaMemPool_t pool = nullptr;
-  {
-    std::lock_guard lock(a.mutex);
-    pool = a.pool;
-  }
+  cudaMemPool_t pool = existing_pool(device);
   if (pool == nullptr) return 0;
   std::uint64_t reserved = 0, used = 0;
   if (cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) != cudaSuccess ||
