@@ -21,6 +21,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -53,10 +54,8 @@ class DeviceBuffer {
   // at the point of its order where the owner goes (plain cudaMalloc when CUZK_STREAM_ORDERED_ALLOC=0).
   DeviceBuffer(std::size_t n, cudaStream_t stream) {
     if (n == 0) return;
-    bool ordered = false;
-    data_ = static_cast<T*>(vram_allocate_on(detail::checked_bytes<T>(n), stream, &device_, &ordered));
+    data_ = static_cast<T*>(vram_allocate_on(detail::checked_bytes<T>(n), stream, &device_, &pool_context_));
     size_ = n;
-    ordered_ = ordered;
     stream_ = stream;
   }
 
@@ -66,7 +65,7 @@ class DeviceBuffer {
       : data_(std::exchange(other.data_, nullptr)),
         size_(std::exchange(other.size_, 0)),
         device_(other.device_),
-        ordered_(std::exchange(other.ordered_, false)),
+        pool_context_(std::exchange(other.pool_context_, 0)),
         stream_(other.stream_) {}
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
     if (this != &other) {
@@ -74,7 +73,7 @@ class DeviceBuffer {
       data_ = std::exchange(other.data_, nullptr);
       size_ = std::exchange(other.size_, 0);
       device_ = other.device_;
-      ordered_ = std::exchange(other.ordered_, false);
+      pool_context_ = std::exchange(other.pool_context_, 0);
       stream_ = other.stream_;
     }
     return *this;
@@ -88,20 +87,20 @@ class DeviceBuffer {
   // (a poisoned context) are reported, never thrown.
   void reset() noexcept {
     if (data_ == nullptr) return;
-    if (ordered_)
-      vram_release_on(data_, bytes(), device_, stream_);
+    if (pool_context_ != 0)
+      vram_release_on(data_, bytes(), device_, stream_, pool_context_);
     else
       vram_release(data_, bytes(), device_);
     data_ = nullptr;
     size_ = 0;
-    ordered_ = false;
+    pool_context_ = 0;
   }
 
   // A stream-ordered buffer is freed in `stream`'s order from now on (nothing changes for a cudaMalloc'd
   // one). The caller has made `stream` wait for every use on the buffer's stream so far (an event), as a
   // pre-staged input does when the proof on another stream takes it.
   void hand_to(cudaStream_t stream) noexcept {
-    if (ordered_) stream_ = stream;
+    if (pool_context_ != 0) stream_ = stream;
   }
 
   T* data() noexcept { return data_; }
@@ -139,8 +138,8 @@ class DeviceBuffer {
  private:
   T* data_ = nullptr;
   std::size_t size_ = 0;
-  int device_ = 0;        // where it was allocated, for the VRAM account
-  bool ordered_ = false;  // from the pool, freed on stream_
+  int device_ = 0;                  // where it was allocated, for the VRAM account
+  std::uint64_t pool_context_ = 0;  // from the pool (of that context), freed on stream_; 0: cudaMalloc'd
   cudaStream_t stream_ = nullptr;
 };
 

@@ -21,9 +21,10 @@ constexpr int kMaxDevices = 64;
 struct DeviceAccount {
   std::mutex mutex;
   VramUsage usage;
-  std::size_t total = 0;          // the device's memory, read once
-  cudaMemPool_t pool = nullptr;   // stream-ordered allocations; made on first use
-  bool pool_unsupported = false;  // the device has no memory pools: stream-ordered means cudaMalloc
+  std::size_t total = 0;           // the device's memory, read once
+  cudaMemPool_t pool = nullptr;    // stream-ordered allocations; made on first use
+  std::uint64_t pool_context = 1;  // raised at each reset: allocations of an older one died with it
+  bool pool_unsupported = false;   // the device has no memory pools: stream-ordered means cudaMalloc
 };
 
 // Below this, an allocation is checked against the limit only: asking the driver for its free memory
@@ -203,15 +204,17 @@ cudaMemPool_t pool_of(int device) {
   return pool;
 }
 
+// The device's pool if one was made (nullptr otherwise, or for an ordinal out of range); never makes one.
+cudaMemPool_t existing_pool(int device) noexcept {
+  if (device < 0 || device >= kMaxDevices) return nullptr;
+  auto& a = accounts[static_cast<std::size_t>(device)];
+  std::lock_guard lock(a.mutex);
+  return a.pool;
+}
+
 // Memory the pool holds after frees that completed goes back to CUDA, for a cudaMalloc that did not fit.
 bool trim_pool(int device) noexcept {
-  if (device < 0 || device >= kMaxDevices) return false;
-  auto& a = accounts[static_cast<std::size_t>(device)];
-  cudaMemPool_t pool = nullptr;
-  {
-    std::lock_guard lock(a.mutex);
-    pool = a.pool;
-  }
+  cudaMemPool_t pool = existing_pool(device);
   return pool != nullptr && cudaMemPoolTrimTo(pool, 0) == cudaSuccess;
 }
 
@@ -247,12 +250,17 @@ bool stream_ordered_allocation() {
   return on;
 }
 
-void* vram_allocate_on(std::size_t bytes, cudaStream_t stream, int* device, bool* ordered) {
+void* vram_allocate_on(std::size_t bytes, cudaStream_t stream, int* device, std::uint64_t* context) {
   int current = 0;
   CUZK_CUDA_CHECK(cudaGetDevice(&current));
   cudaMemPool_t pool = stream_ordered_allocation() ? pool_of(current) : nullptr;
-  *ordered = pool != nullptr;
-  if (!*ordered) return vram_allocate(bytes, device);
+  *context = 0;
+  if (pool == nullptr) return vram_allocate(bytes, device);
+  {
+    auto& acc = account(current);
+    std::lock_guard lock(acc.mutex);
+    *context = acc.pool_context;
+  }
   const std::string what = "cudaMallocAsync of " + std::to_string(bytes) + " bytes";
   auto& a = admit(bytes, device, what);
   void* ptr = nullptr;
@@ -271,21 +279,24 @@ void* vram_allocate_on(std::size_t bytes, cudaStream_t stream, int* device, bool
   return ptr;
 }
 
-void vram_release_on(void* ptr, std::size_t bytes, int device, cudaStream_t stream) noexcept {
+void vram_release_on(void* ptr, std::size_t bytes, int device, cudaStream_t stream,
+                     std::uint64_t context) noexcept {
   if (ptr == nullptr) return;
-  if (const cudaError_t code = cudaFreeAsync(ptr, stream); code != cudaSuccess)
-    report_release_error(code, "cudaFreeAsync");
+  bool current = false;
+  if (device >= 0 && device < kMaxDevices) {
+    auto& a = accounts[static_cast<std::size_t>(device)];
+    std::lock_guard lock(a.mutex);
+    current = context == a.pool_context;
+  }
+  if (current) {
+    if (const cudaError_t code = cudaFreeAsync(ptr, stream); code != cudaSuccess)
+      report_release_error(code, "cudaFreeAsync");
+  }
   uncount(bytes, device);
 }
 
 std::size_t pool_slack(int device) {
-  if (device < 0 || device >= kMaxDevices) return 0;
-  auto& a = accounts[static_cast<std::size_t>(device)];
-  cudaMemPool_t pool = nullptr;
-  {
-    std::lock_guard lock(a.mutex);
-    pool = a.pool;
-  }
+  cudaMemPool_t pool = existing_pool(device);
   if (pool == nullptr) return 0;
   std::uint64_t reserved = 0, used = 0;
   if (cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) != cudaSuccess ||
@@ -299,6 +310,7 @@ void forget_memory_pool(int device) noexcept {
   auto& a = accounts[static_cast<std::size_t>(device)];
   std::lock_guard lock(a.mutex);
   a.pool = nullptr;
+  ++a.pool_context;
 }
 
 ThreadVramPeak::ThreadVramPeak() : start_(thread_in_use) {

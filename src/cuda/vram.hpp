@@ -63,13 +63,16 @@ void vram_release(void* ptr, std::size_t bytes, int device) noexcept;
 
 // Like vram_allocate, from the device's pool in `stream`'s order (cudaMallocFromPoolAsync): the memory may be
 // used by work on `stream`, or on other streams ordered after this call by an event. Falls back to
-// vram_allocate when stream-ordered allocation is off (CUZK_STREAM_ORDERED_ALLOC=0) or unsupported; *ordered
-// tells which, for the release.
-void* vram_allocate_on(std::size_t bytes, cudaStream_t stream, int* device, bool* ordered);
+// vram_allocate when stream-ordered allocation is off (CUZK_STREAM_ORDERED_ALLOC=0) or unsupported. *context
+// is the pool's context (its generation on the device, never 0) for vram_release_on, or 0 when it fell back.
+void* vram_allocate_on(std::size_t bytes, cudaStream_t stream, int* device, std::uint64_t* context);
 
 // cudaFreeAsync of a vram_allocate_on pointer on `stream`: the memory is reused once `stream` reaches this
-// point, so all work using it must be on `stream` or ordered before it. Never throws.
-void vram_release_on(void* ptr, std::size_t bytes, int device, cudaStream_t stream) noexcept;
+// point, so all work using it must be on `stream` or ordered before it. Never throws. A pointer from a
+// context that was reset since (`context` no longer the device's) is only uncounted: its memory went with
+// that context, and its stream's handle names nothing any more.
+void vram_release_on(void* ptr, std::size_t bytes, int device, cudaStream_t stream,
+                     std::uint64_t context) noexcept;
 
 // Whether vram_allocate_on uses the pool (CUZK_STREAM_ORDERED_ALLOC, read once; on by default).
 bool stream_ordered_allocation();
@@ -79,7 +82,7 @@ bool stream_ordered_allocation();
 std::size_t pool_slack(int device);
 
 // After cudaDeviceReset (cuda::reset_device): the pool went with the old context; the next stream-ordered
-// allocation creates a new one.
+// allocation creates a new one, in a new pool context, and buffers of the old one are not freed.
 void forget_memory_pool(int device) noexcept;
 
 // The most device memory this thread's allocations held at once, net of its frees, since the scope began:
