@@ -10,13 +10,25 @@
 #include "cuda/event.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
+#include "ff/mont_fp64.hpp"
 #include "ff/random.hpp"
 
 namespace cuzk::bench {
 
 namespace {
 
-enum class Variant { kWide, kChain, kWideCc, kSqrWideCc, kSqrChain, kCalled, kAdd };
+enum class Variant {
+  kWide,
+  kChain,
+  kWideCc,
+  kSqrWideCc,
+  kSqrChain,
+  kCalled,
+  kAdd,
+  kFp64,
+  kFp64Half,
+  kFp64Int
+};
 
 constexpr int kIters = 1000;
 
@@ -47,6 +59,12 @@ __global__ void rate_kernel(const F* in, const F* y_in, F* out) {
     } else if constexpr (V == Variant::kSqrChain) {
       w0 = ff::mont32::sqr_chain<N>(w0, p, pinv);
       w1 = ff::mont32::sqr_chain<N>(w1, p, pinv);
+    } else if constexpr (V == Variant::kFp64 || V == Variant::kFp64Half || V == Variant::kFp64Int) {
+      if constexpr (N == 6) {
+        constexpr int kInt = V == Variant::kFp64 ? 0 : V == Variant::kFp64Half ? 4 : 8;
+        w0 = ff::fp64::mul_words<Params, kInt>(w0, wy, p);
+        w1 = ff::fp64::mul_words<Params, kInt>(w1, wy, p);
+      }
     } else if constexpr (V == Variant::kCalled) {
       x0 = x0 * y;
       x1 = x1 * y;
@@ -114,6 +132,11 @@ void measure_all(const char* field, cudaStream_t stream) {
   measure<F, Variant::kWideCc>(field, "mul wide+cc (inlined)", stream);
   measure<F, Variant::kSqrChain>(field, "sqr chain (inlined)", stream);
   measure<F, Variant::kSqrWideCc>(field, "sqr wide+cc (inlined)", stream);
+  if constexpr (F::N == 6) {
+    measure<F, Variant::kFp64>(field, "mul fp64 (inlined)", stream);
+    measure<F, Variant::kFp64Half>(field, "mul fp64 half-int", stream);
+    measure<F, Variant::kFp64Int>(field, "mul fp64 int-acc", stream);
+  }
   measure<F, Variant::kCalled>(field, "mul (called form)", stream);
   measure<F, Variant::kAdd>(field, "add", stream);
 }

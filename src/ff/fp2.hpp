@@ -21,14 +21,18 @@ struct Fp2 {
   CUZK_HD constexpr Fp2 operator-(const Fp2& b) const { return {c0 - b.c0, c1 - b.c1}; }
   CUZK_HD constexpr Fp2 operator-() const { return {-c0, -c1}; }
   CUZK_HD constexpr Fp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
-  // Karatsuba: 3 base multiplications.
+  // Karatsuba: 3 base multiplications, on the device's integer pipe (see Field::mul_integer_pipe).
   CUZK_HD constexpr Fp2 operator*(const Fp2& b) const {
-    Fp v0 = c0 * b.c0, v1 = c1 * b.c1;
-    return {v0 - v1, (c0 + c1) * (b.c0 + b.c1) - v0 - v1};
+    Fp v0 = c0.mul_integer_pipe(b.c0), v1 = c1.mul_integer_pipe(b.c1);
+    return {v0 - v1, (c0 + c1).mul_integer_pipe(b.c0 + b.c1) - v0 - v1};
   }
-  CUZK_HD constexpr Fp2 operator*(const Fp& b) const { return {c0 * b, c1 * b}; }
+  CUZK_HD constexpr Fp2 operator*(const Fp& b) const {
+    return {c0.mul_integer_pipe(b), c1.mul_integer_pipe(b)};
+  }
   // (a + bu)² = (a + b)(a - b) + 2ab·u
-  CUZK_HD constexpr Fp2 sqr() const { return {(c0 + c1) * (c0 - c1), (c0 * c1).dbl()}; }
+  CUZK_HD constexpr Fp2 sqr() const {
+    return {(c0 + c1).mul_integer_pipe(c0 - c1), c0.mul_integer_pipe(c1).dbl()};
+  }
   CUZK_HD constexpr Fp2& operator+=(const Fp2& b) { return *this = *this + b; }
   CUZK_HD constexpr Fp2& operator-=(const Fp2& b) { return *this = *this - b; }
   CUZK_HD constexpr Fp2& operator*=(const Fp2& b) { return *this = *this * b; }

@@ -7,7 +7,8 @@
 //    IMAD.WIDE.U32 — one instruction for the whole product; carries are ordinary 64-bit adds.
 //  - `mul_chain`: lo and hi halves of the products in PTX carry chains (mad.lo.cc / madc.hi.cc), the
 //    classic GPU form; it issues a half-rate IMAD.HI per product on Hopper.
-// `cuzk-bench kernels … field` measures both; the field types use the faster (kUseChain below).
+// `cuzk-bench kernels … field` measures both; the field types use the faster (kUseChain below), except
+// that on GPUs with a full-rate FP64 pipe the 381-bit field's product runs there (mont_fp64.hpp).
 // Not inlined there: every curve formula makes ~10-30 calls, and inlining a fully unrolled 12-limb
 // product at each of them multiplied ptxas time (20 minutes for the MSM kernels) and code size.
 // Code size also costs speed: a build that inlined the ten products of the mixed addition into one

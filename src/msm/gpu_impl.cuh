@@ -116,11 +116,16 @@ inline std::size_t segments_of(std::size_t entries, unsigned log_seg) {
   return (entries + (std::size_t(1) << log_seg) - 1) >> log_seg;
 }
 
+// Blocks of kThreads that must fit on an SM at once: the G1 accumulation is latency-bound (FP64 and
+// integer multiply chains), so it needs the warps; G2's buckets need the registers.
 template <class C>
-__global__ void accumulate_kernel(const ec::Affine<C>* points, std::size_t point_offset,
-                                  const std::uint32_t* keys, const std::uint32_t* vals, std::size_t total,
-                                  std::uint32_t skip, unsigned log_seg, Xyzz<C>* partial, Xyzz<C>* head,
-                                  Xyzz<C>* tail) {
+inline constexpr unsigned kAccumulateMinBlocks = sizeof(ec::Affine<C>) <= 96 ? 3 : 1;
+
+template <class C>
+__global__ void __launch_bounds__(kThreads, kAccumulateMinBlocks<C>)
+    accumulate_kernel(const ec::Affine<C>* points, std::size_t point_offset, const std::uint32_t* keys,
+                      const std::uint32_t* vals, std::size_t total, std::uint32_t skip, unsigned log_seg,
+                      Xyzz<C>* partial, Xyzz<C>* head, Xyzz<C>* tail) {
   const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   const std::size_t begin = t << log_seg, seg = std::size_t(1) << log_seg;
   if (begin >= total) return;

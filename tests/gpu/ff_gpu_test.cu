@@ -4,6 +4,7 @@
 
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
+#include "ff/mont_fp64.hpp"
 #include "gpu/gpu_test_util.hpp"
 
 namespace cuzk {
@@ -108,6 +109,44 @@ TYPED_TEST(PrimeFieldGpuTest, MultiplyVariantsMatchHost) {
     ASSERT_EQ(hcc[i], a[i] * b[i]) << i;
     ASSERT_EQ(hs[i], a[i].sqr()) << i;
     ASSERT_EQ(hsc[i], a[i].sqr()) << i;
+  }
+}
+
+// The FP64-pipe multiply (mont_fp64.hpp) in its pure, hybrid and all-integer-accumulator forms.
+template <int IntPer8>
+__global__ void fp64_kernel(const Bls12_381::Fq* a, const Bls12_381::Fq* b, Bls12_381::Fq* out,
+                            std::size_t n) {
+  using Params = Bls12_381::Fq::params;
+  std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  const auto p = ff::mont32::modulus_words<Params, 6>();
+  ff::mont32::join<6>(out[i].l, ff::fp64::mul_words<Params, IntPer8>(ff::mont32::split<6>(a[i].l),
+                                                                     ff::mont32::split<6>(b[i].l), p));
+}
+
+TEST(Fp64MultiplyGpuTest, MatchesHostInEveryAccumulatorMix) {
+  CUZK_REQUIRE_GPU();
+  using F = Bls12_381::Fq;
+  const std::size_t n = 1 << 16;
+  auto a = test::random_field_vector<F>(n, 5), b = test::random_field_vector<F>(n, 6);
+  a[0] = -F::one();  // every limb near its bound
+  b[0] = -F::one();
+  a[1] = F::zero();
+  b[2] = F::one();
+  a[3] = F::one();
+  b[3] = F::one();
+  auto da = test::to_device(a), db = test::to_device(b);
+  cuda::DeviceBuffer<F> pure(n), half(n), all_int(n);
+  fp64_kernel<0><<<(n + 127) / 128, 128>>>(da.data(), db.data(), pure.data(), n);
+  fp64_kernel<4><<<(n + 127) / 128, 128>>>(da.data(), db.data(), half.data(), n);
+  fp64_kernel<8><<<(n + 127) / 128, 128>>>(da.data(), db.data(), all_int.data(), n);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  auto hp = test::to_host(pure), hh = test::to_host(half), hi = test::to_host(all_int);
+  for (std::size_t i = 0; i < n; ++i) {
+    const F want = a[i] * b[i];
+    ASSERT_EQ(hp[i], want) << i;
+    ASSERT_EQ(hh[i], want) << i;
+    ASSERT_EQ(hi[i], want) << i;
   }
 }
 

@@ -1,0 +1,242 @@
+// Device-side Montgomery multiplication for the 381-bit field on the FP64 pipe (device only).
+//
+// Why: the 32-bit form (mont32.hpp) is capped by Hopper's half-rate IMAD.HI (~17.6 G mul/s on an H200),
+// and the MSM bucket accumulation runs at that cap. The H200's FP64 pipe (58.8 DFMA per SM per clock) is a
+// separate pipe that the integer form leaves idle. Following Emmart, Zheng and Weems (ARITH 2018), an FMA
+// computes a product exactly before rounding, so two FMAs split a product of two 48-bit integers held in
+// doubles into exact 48-bit halves.
+//
+// Representation: eight 48-bit limbs (8 · 48 = 384 bits), each an integer-valued double. R = 2^384, the
+// same Montgomery radix as the 12 × 32-bit form, so the value in a limb array and in the host's
+// BigInt<6> is the same residue: conversion is only a regrouping of bits.
+//
+// Multiplication is product scanning with interleaved reduction (FIPS): column k gathers every a_i·b_j
+// and m_i·p_j with i + j = k. A product x·y (< 2^96) is split by
+//     H' = fma_rz(x, y, H)       H ∈ [2^100, 2^101) holds a multiple of 2^48: H' − H = ⌊x·y / 2^48⌋·2^48
+//     lo = fma(x, y, H − H')     exact, in [0, 2^48)
+// so a column keeps its high halves in H (one rounding FMA per product) and its low halves in L. With at
+// most 16 products per column both sums stay below 2^52 (exact), and the top limbs of p, a and b are below
+// 2^46, which keeps a column plus its incoming carry below 2^53.
+//
+// "Hybrid" products (`IntPer8`) send both halves to 64-bit integer accumulators instead (the double's bit
+// pattern with a fixed exponent is an integer plus a constant): three FP64 operations and four integer
+// additions instead of four FP64 operations, to move work to the otherwise idle integer pipe. Measured
+// slower on an H200 (half of them 19.7 G mul/s, all 19.3, pure 22.6), so the field uses the pure form;
+// the variants stay for the benchmark and the test.
+#pragma once
+
+#include <cstdint>
+
+#include "ff/bigint.hpp"
+#include "ff/mont32.hpp"
+
+namespace cuzk::ff::fp64 {
+
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+
+// Whether a 6-word field (BLS12-381 Fp) multiplies on the FP64 pipe on the device: only where that pipe
+// runs at full rate (data-centre parts: P100, V100, A100, H100/H200, B200). Consumer GPUs run FP64 at
+// 1/64 rate, where this form would be many times slower. Measured on an H200: 22.6 G mul/s inlined
+// against 17.6 for the 32-bit carry chains (`cuzk-bench kernels 0 1 field`); the BLS12-381 G1 MSM at
+// 2^27 partition's H MSM 1,220.4 → 1,063.4 ms (bench/RESULTS.md, "FP64-pipe multiply"). Build with
+// -DCUZK_MONT_FP64=0 for the 32-bit form everywhere (A/B).
+#ifndef CUZK_MONT_FP64
+#define CUZK_MONT_FP64 1
+#endif
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 600 || __CUDA_ARCH__ == 700 || __CUDA_ARCH__ == 800 || \
+                               __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000)
+inline constexpr bool kFullRateFp64 = true;
+#else
+inline constexpr bool kFullRateFp64 = false;
+#endif
+template <class Params>
+inline constexpr bool kUseFp64 = kFullRateFp64 && (CUZK_MONT_FP64 != 0) && (Params::N == 6);
+
+inline constexpr int kLimbs = 8;
+inline constexpr int kLimbBits = 48;
+
+struct Limbs {
+  double v[kLimbs];
+};
+
+// Powers of two as exact doubles.
+inline constexpr double kTwo48 = 281474976710656.0;
+inline constexpr double kTwoNeg48 = 1.0 / 281474976710656.0;
+inline constexpr double kTwo52 = 4503599627370496.0;
+inline constexpr double kTwo100 = 1267650600228229401496703205376.0;
+// Bit patterns: 2^52 + x (0 ≤ x < 2^52) reads as kBits52 + x; 2^100 + 2^48·x reads as kBits100 + x.
+inline constexpr u64 kBits52 = 0x4330000000000000ull;
+inline constexpr u64 kBits100 = 0x4630000000000000ull;
+
+// Bits [48·i, 48·i + 48) of a 6-word value.
+__host__ __device__ constexpr u64 limb_bits(const BigInt<6>& x, int i) {
+  const int bit = kLimbBits * i, word = bit / 64, shift = bit % 64;
+  u64 v = x.v[word] >> shift;
+  if (shift > 16 && word + 1 < 6) v |= x.v[word + 1] << (64 - shift);
+  return v & ((u64{1} << kLimbBits) - 1);
+}
+
+template <class Params>
+struct Constants {
+  double p[kLimbs];
+  double pinv;  // −p⁻¹ mod 2^48
+};
+
+template <class Params>
+__host__ __device__ constexpr Constants<Params> constants() {
+  static_assert(Params::modulus().v[5] < (u64{1} << 61), "the limb bounds need p < 2^381");
+  Constants<Params> c{};
+  const BigInt<6> p = Params::modulus();
+  for (int i = 0; i < kLimbs; ++i) c.p[i] = static_cast<double>(limb_bits(p, i));
+  u64 x = 1;
+  for (int i = 0; i < 7; ++i) x *= 2 - p.v[0] * x;  // p⁻¹ mod 2^64
+  c.pinv = static_cast<double>((~x + 1) & ((u64{1} << kLimbBits) - 1));
+  return c;
+}
+
+#if defined(__CUDACC__)
+
+// 0 ≤ lo + 2^32·hi16 < 2^48 as a double.
+__device__ __forceinline__ double limb_from(u32 lo, u32 hi16) {
+  return __hiloint2double(static_cast<int>(0x43300000u | hi16), static_cast<int>(lo)) - kTwo52;
+}
+
+__device__ __forceinline__ Limbs to_limbs(const mont32::Words<6>& x) {
+  Limbs r;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const u32 w0 = x.w[3 * j], w1 = x.w[3 * j + 1], w2 = x.w[3 * j + 2];
+    r.v[2 * j] = limb_from(w0, w1 & 0xffffu);
+    r.v[2 * j + 1] = limb_from(__funnelshift_r(w1, w2, 16), w2 >> 16);
+  }
+  return r;
+}
+
+// Limbs that are integers in [0, 2^48) back to 32-bit words.
+__device__ __forceinline__ mont32::Words<6> to_words(const Limbs& x) {
+  mont32::Words<6> r;
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    const double e = x.v[2 * j] + kTwo52, o = x.v[2 * j + 1] + kTwo52;
+    const u32 elo = static_cast<u32>(__double2loint(e)), ehi = static_cast<u32>(__double2hiint(e)) & 0xffffu;
+    const u32 olo = static_cast<u32>(__double2loint(o)), ohi = static_cast<u32>(__double2hiint(o)) & 0xffffu;
+    r.w[3 * j] = elo;
+    r.w[3 * j + 1] = ehi | (olo << 16);
+    r.w[3 * j + 2] = __funnelshift_r(olo, ohi, 16);
+  }
+  return r;
+}
+
+// One column's accumulators: H (FP64 high halves, offset 2^100), L (FP64 low halves), and the integer
+// sums of hybrid products' bit patterns (offsets removed at the end).
+struct Column {
+  double high = kTwo100;
+  double low = 0;
+  u64 int_high = 0, int_low = 0;
+  int int_count = 0;
+};
+
+template <bool Hybrid>
+__device__ __forceinline__ void accumulate(Column& c, double x, double y) {
+  if constexpr (Hybrid) {
+    const double h = __fma_rz(x, y, kTwo100);                 // 2^100 + ⌊xy/2^48⌋·2^48
+    const double l = __fma_rn(x, y, (kTwo100 + kTwo52) - h);  // 2^52 + (xy mod 2^48)
+    c.int_high += static_cast<u64>(__double_as_longlong(h));
+    c.int_low += static_cast<u64>(__double_as_longlong(l));
+    ++c.int_count;
+  } else {
+    const double h = __fma_rz(x, y, c.high);
+    c.low += __fma_rn(x, y, c.high - h);
+    c.high = h;
+  }
+}
+
+// (sum of the column's high halves in units of 2^48, sum of its low halves), both exact and < 2^53.
+__device__ __forceinline__ void column_sums(const Column& c, double& high, double& low) {
+  high = __fma_rn(c.high, kTwoNeg48, -kTwo52);
+  low = c.low;
+  if (c.int_count > 0) {
+    const u64 ih = c.int_high - static_cast<u64>(c.int_count) * kBits100;
+    const u64 il = c.int_low - static_cast<u64>(c.int_count) * kBits52;
+    high += __longlong_as_double(static_cast<long long>(kBits52 + ih)) - kTwo52;
+    low += __longlong_as_double(static_cast<long long>(kBits52 + il)) - kTwo52;
+  }
+}
+
+// ⌊v / 2^48⌋ and v mod 2^48 for an integer-valued 0 ≤ v < 2^53.
+__device__ __forceinline__ void split48(double v, double& quotient, double& remainder) {
+  quotient = __fma_rz(v, kTwoNeg48, kTwo52) - kTwo52;
+  remainder = __fma_rn(quotient, -kTwo48, v);
+}
+
+// a·b·2^-384 mod p, for a, b < p given as limbs; the result is < 2p (one subtraction from canonical).
+template <class Params, int IntPer8>
+__device__ __forceinline__ Limbs mul_lazy(const Limbs& a, const Limbs& b) {
+  constexpr Constants<Params> k = constants<Params>();
+  double m[kLimbs];
+  Limbs r;
+  double carry = 0;
+  int q = 0;  // product counter: which products go to the integer accumulators
+#pragma unroll
+  for (int col = 0; col < 2 * kLimbs - 1; ++col) {
+    Column c;
+#pragma unroll
+    for (int i = 0; i < kLimbs; ++i) {
+      const int j = col - i;
+      if (j < 0 || j >= kLimbs) continue;
+      if ((q++ % 8) < IntPer8)
+        accumulate<true>(c, a.v[i], b.v[j]);
+      else
+        accumulate<false>(c, a.v[i], b.v[j]);
+    }
+#pragma unroll
+    for (int i = 0; i < kLimbs; ++i) {
+      const int j = col - i;
+      if (j < 1 || j >= kLimbs) continue;  // m_i·p_j with i < col; m_col·p_0 follows below
+      if ((q++ % 8) < IntPer8)
+        accumulate<true>(c, m[i], k.p[j]);
+      else
+        accumulate<false>(c, m[i], k.p[j]);
+    }
+    double high, low;
+    column_sums(c, high, low);
+    double quotient, remainder;
+    split48(low + carry, quotient, remainder);
+    if (col < kLimbs) {
+      // m = remainder·(−p⁻¹) mod 2^48 makes the column divisible by 2^48 once m·p_0 is added.
+      const double mh = __fma_rz(remainder, k.pinv, kTwo100);
+      const double mk = __fma_rn(remainder, k.pinv, kTwo100 - mh);
+      m[col] = mk;
+      const double ph = __fma_rz(mk, k.p[0], kTwo100);
+      const double pl = __fma_rn(mk, k.p[0], kTwo100 - ph);  // remainder + pl is 0 or 2^48
+      carry = quotient + high + __fma_rn(ph, kTwoNeg48, -kTwo52) + (remainder + pl) * kTwoNeg48;
+    } else {
+      r.v[col - kLimbs] = remainder;
+      carry = quotient + high;
+    }
+  }
+  r.v[kLimbs - 1] = carry;
+  return r;
+}
+
+// The drop-in form: 12 × 32-bit words in and out (canonical, < p), like mont32::mul_chain.
+template <class Params, int IntPer8>
+__device__ __forceinline__ mont32::Words<6> mul_words(const mont32::Words<6>& a, const mont32::Words<6>& b,
+                                                      const mont32::Words<6>& p) {
+  return mont32::reduce_once<6>(to_words(mul_lazy<Params, IntPer8>(to_limbs(a), to_limbs(b))), p);
+}
+
+// The called form the field type uses for the 381-bit field (see kUseFp64), canonical in and out. Like
+// mont32::mul it is not inlined: one called multiply keeps the MSM's hot loop small.
+template <class Params>
+__device__ __noinline__ BigInt<6> mul(BigInt<6> a, BigInt<6> b) {
+  const auto p = mont32::modulus_words<Params, 6>();
+  BigInt<6> r;
+  mont32::join<6>(r.v, mul_words<Params, 0>(mont32::split<6>(a.v), mont32::split<6>(b.v), p));
+  return r;
+}
+
+#endif  // __CUDACC__
+
+}  // namespace cuzk::ff::fp64
