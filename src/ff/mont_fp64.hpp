@@ -21,7 +21,7 @@
 // "Hybrid" products (`IntPer8`) send both halves to 64-bit integer accumulators instead (the double's bit
 // pattern with a fixed exponent is an integer plus a constant): three FP64 operations and four integer
 // additions instead of four FP64 operations, to move work to the otherwise idle integer pipe. Measured
-// slower on an H200 (half of them 19.7 G mul/s, all 19.3, pure 22.6), so the field uses the pure form;
+// slower on an H200 (half of them 20.9 G mul/s, all 20.9, pure 24.4), so the field uses the pure form;
 // the variants stay for the benchmark and the test.
 #pragma once
 
@@ -37,9 +37,9 @@ using u64 = std::uint64_t;
 
 // Whether a 6-word field (BLS12-381 Fp) multiplies on the FP64 pipe on the device: only where that pipe
 // runs at full rate (data-centre parts: P100, V100, A100, H100/H200, B200). Consumer GPUs run FP64 at
-// 1/64 rate, where this form would be many times slower. Measured on an H200: 22.6 G mul/s inlined
+// 1/64 rate, where this form would be many times slower. Measured on an H200: 24.4 G mul/s inlined
 // against 17.6 for the 32-bit carry chains (`cuzk-bench kernels 0 1 field`); the BLS12-381 G1 MSM at
-// 2^27 partition's H MSM 1,220.4 → 1,063.4 ms (bench/RESULTS.md, "FP64-pipe multiply"). Build with
+// 2^27 partition's H MSM 1,220.4 → 925.1 ms (bench/RESULTS.md, "FP64-pipe multiply"). Build with
 // -DCUZK_MONT_FP64=0 for the 32-bit form everywhere (A/B).
 #ifndef CUZK_MONT_FP64
 #define CUZK_MONT_FP64 1
@@ -128,11 +128,11 @@ __device__ __forceinline__ mont32::Words<6> to_words(const Limbs& x) {
   return r;
 }
 
-// One column's accumulators: H (FP64 high halves, offset 2^100), L (FP64 low halves), and the integer
-// sums of hybrid products' bit patterns (offsets removed at the end).
+// One column's accumulators: H (FP64 high halves, offset 2^100), L (FP64 low halves, starting from the
+// carry out of the previous column), and the integer sums of hybrid products' bit patterns.
 struct Column {
   double high = kTwo100;
-  double low = 0;
+  double low;
   u64 int_high = 0, int_low = 0;
   int int_count = 0;
 };
@@ -152,16 +152,13 @@ __device__ __forceinline__ void accumulate(Column& c, double x, double y) {
   }
 }
 
-// (sum of the column's high halves in units of 2^48, sum of its low halves), both exact and < 2^53.
-__device__ __forceinline__ void column_sums(const Column& c, double& high, double& low) {
-  high = __fma_rn(c.high, kTwoNeg48, -kTwo52);
-  low = c.low;
-  if (c.int_count > 0) {
-    const u64 ih = c.int_high - static_cast<u64>(c.int_count) * kBits100;
-    const u64 il = c.int_low - static_cast<u64>(c.int_count) * kBits52;
-    high += __longlong_as_double(static_cast<long long>(kBits52 + ih)) - kTwo52;
-    low += __longlong_as_double(static_cast<long long>(kBits52 + il)) - kTwo52;
-  }
+// Adds the hybrid products' integer sums (offsets removed) into the FP64 accumulators.
+__device__ __forceinline__ void fold_integer_sums(Column& c) {
+  if (c.int_count == 0) return;
+  const u64 ih = c.int_high - static_cast<u64>(c.int_count) * kBits100;
+  const u64 il = c.int_low - static_cast<u64>(c.int_count) * kBits52;
+  c.high = __fma_rn(__longlong_as_double(static_cast<long long>(kBits52 + ih)) - kTwo52, kTwo48, c.high);
+  c.low += __longlong_as_double(static_cast<long long>(kBits52 + il)) - kTwo52;
 }
 
 // ⌊v / 2^48⌋ and v mod 2^48 for an integer-valued 0 ≤ v < 2^53.
@@ -170,7 +167,12 @@ __device__ __forceinline__ void split48(double v, double& quotient, double& rema
   remainder = __fma_rn(quotient, -kTwo48, v);
 }
 
+inline constexpr double kTwo53 = 2 * kTwo52;
+
 // a·b·2^-384 mod p, for a, b < p given as limbs; the result is < 2p (one subtraction from canonical).
+// The carry into the next column is (the column's high halves) + ⌊column / 2^48⌋, plus for the first
+// eight columns ⌊m·p_0 / 2^48⌋ and one more unless the column's remainder is 0 (remainder + (m·p_0 mod
+// 2^48) is 0 or 2^48). Each sum is formed by FMAs whose exact results are integers below 2^53.
 template <class Params, int IntPer8>
 __device__ __forceinline__ Limbs mul_lazy(const Limbs& a, const Limbs& b) {
   constexpr Constants<Params> k = constants<Params>();
@@ -181,6 +183,7 @@ __device__ __forceinline__ Limbs mul_lazy(const Limbs& a, const Limbs& b) {
 #pragma unroll
   for (int col = 0; col < 2 * kLimbs - 1; ++col) {
     Column c;
+    c.low = carry;
 #pragma unroll
     for (int i = 0; i < kLimbs; ++i) {
       const int j = col - i;
@@ -199,21 +202,20 @@ __device__ __forceinline__ Limbs mul_lazy(const Limbs& a, const Limbs& b) {
       else
         accumulate<false>(c, m[i], k.p[j]);
     }
-    double high, low;
-    column_sums(c, high, low);
+    fold_integer_sums(c);
     double quotient, remainder;
-    split48(low + carry, quotient, remainder);
+    split48(c.low, quotient, remainder);
     if (col < kLimbs) {
       // m = remainder·(−p⁻¹) mod 2^48 makes the column divisible by 2^48 once m·p_0 is added.
       const double mh = __fma_rz(remainder, k.pinv, kTwo100);
       const double mk = __fma_rn(remainder, k.pinv, kTwo100 - mh);
       m[col] = mk;
-      const double ph = __fma_rz(mk, k.p[0], kTwo100);
-      const double pl = __fma_rn(mk, k.p[0], kTwo100 - ph);  // remainder + pl is 0 or 2^48
-      carry = quotient + high + __fma_rn(ph, kTwoNeg48, -kTwo52) + (remainder + pl) * kTwoNeg48;
+      const double ph = __fma_rz(mk, k.p[0], kTwo100);  // 2^100 + ⌊m·p_0 / 2^48⌋·2^48
+      const double base = quotient + (remainder != 0 ? 1 - kTwo53 : -kTwo53);
+      carry = __fma_rn(c.high, kTwoNeg48, __fma_rn(ph, kTwoNeg48, base));
     } else {
       r.v[col - kLimbs] = remainder;
-      carry = quotient + high;
+      carry = __fma_rn(c.high, kTwoNeg48, quotient - kTwo52);
     }
   }
   r.v[kLimbs - 1] = carry;
