@@ -36,16 +36,16 @@ using u32 = std::uint32_t;
 using u64 = std::uint64_t;
 
 // Whether a 6-word field (BLS12-381 Fp) multiplies on the FP64 pipe on the device: only where that pipe
-// runs at full rate (data-centre parts: P100, V100, A100, H100/H200, B200). Consumer GPUs run FP64 at
-// 1/64 rate, where this form would be many times slower. Measured on an H200: 24.4 G mul/s inlined
-// against 17.6 for the 32-bit carry chains (`cuzk-bench kernels 0 1 field`); the BLS12-381 G1 MSM at
-// 2^27 partition's H MSM 1,220.4 → 925.1 ms (bench/RESULTS.md, "FP64-pipe multiply"). Build with
-// -DCUZK_MONT_FP64=0 for the 32-bit form everywhere (A/B).
+// does 64 FMAs per SM per clock, as many as the integer pipe's IMAD.LO: Hopper (sm_90, measured) and
+// Blackwell B200 (sm_100, same ratio, not measured). A100, V100 and P100 do 32, where this form's ~650 FP64
+// operations per multiply would take ~20 clocks against the integer form's ~15; consumer GPUs run FP64 at
+// 1/64 rate. Measured on an H200: 24.4 G mul/s inlined against 17.6 for the 32-bit carry chains
+// (`cuzk-bench kernels 0 1 field`); the 2^27 partition's H MSM 1,220.4 → 925.1 ms (bench/RESULTS.md, "The
+// 381-bit multiply on the FP64 pipe"). Build with -DCUZK_MONT_FP64=0 for the 32-bit form everywhere (A/B).
 #ifndef CUZK_MONT_FP64
 #define CUZK_MONT_FP64 1
 #endif
-#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 600 || __CUDA_ARCH__ == 700 || __CUDA_ARCH__ == 800 || \
-                               __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000)
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000)
 inline constexpr bool kFullRateFp64 = true;
 #else
 inline constexpr bool kFullRateFp64 = false;
