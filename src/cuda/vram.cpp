@@ -178,16 +178,22 @@ void uncount(std::size_t bytes, int device) noexcept {
 // allocations, took 50 ms instead of 8 at K = 24. What it holds unused counts as free (pool_slack), and a
 // cudaMalloc that does not fit has the pool trimmed first (vram_allocate). An allocation never waits for
 // another stream's frees to complete (internal dependencies off), because that stream is another worker's.
-// nullptr where the device has no memory pools.
-cudaMemPool_t pool_of(int device) {
+// The pool comes with its context, read under the same lock, so an allocation is never stamped with a context
+// newer than the pool it came from. {nullptr, 0} where the device has no memory pools.
+struct PoolRef {
+  cudaMemPool_t pool = nullptr;
+  std::uint64_t context = 0;
+};
+PoolRef pool_of(int device) {
   auto& a = account(device);
   std::lock_guard lock(a.mutex);
-  if (a.pool != nullptr || a.pool_unsupported) return a.pool;
+  if (a.pool != nullptr) return {a.pool, a.pool_context};
+  if (a.pool_unsupported) return {};
   int supported = 0;
   CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, device));
   if (!supported) {
     a.pool_unsupported = true;
-    return nullptr;
+    return {};
   }
   cudaMemPoolProps props;
   std::memset(&props, 0, sizeof props);
@@ -201,7 +207,7 @@ cudaMemPool_t pool_of(int device) {
   CUZK_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
   CUZK_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &no));
   a.pool = pool;
-  return pool;
+  return {pool, a.pool_context};
 }
 
 // The device's pool if one was made (nullptr otherwise, or for an ordinal out of range); never makes one.
@@ -210,6 +216,14 @@ cudaMemPool_t existing_pool(int device) noexcept {
   auto& a = accounts[static_cast<std::size_t>(device)];
   std::lock_guard lock(a.mutex);
   return a.pool;
+}
+
+// Whether `context` is the device's pool context now (false for an ordinal out of range).
+bool is_current_pool_context(int device, std::uint64_t context) noexcept {
+  if (device < 0 || device >= kMaxDevices) return false;
+  auto& a = accounts[static_cast<std::size_t>(device)];
+  std::lock_guard lock(a.mutex);
+  return context == a.pool_context;
 }
 
 // Memory the pool holds after frees that completed goes back to CUDA, for a cudaMalloc that did not fit.
@@ -253,14 +267,10 @@ bool stream_ordered_allocation() {
 void* vram_allocate_on(std::size_t bytes, cudaStream_t stream, int* device, std::uint64_t* context) {
   int current = 0;
   CUZK_CUDA_CHECK(cudaGetDevice(&current));
-  cudaMemPool_t pool = stream_ordered_allocation() ? pool_of(current) : nullptr;
-  *context = 0;
-  if (pool == nullptr) return vram_allocate(bytes, device);
-  {
-    auto& acc = account(current);
-    std::lock_guard lock(acc.mutex);
-    *context = acc.pool_context;
-  }
+  const PoolRef ref = stream_ordered_allocation() ? pool_of(current) : PoolRef{};
+  *context = ref.context;
+  if (ref.pool == nullptr) return vram_allocate(bytes, device);
+  cudaMemPool_t pool = ref.pool;
   const std::string what = "cudaMallocAsync of " + std::to_string(bytes) + " bytes";
   auto& a = admit(bytes, device, what);
   void* ptr = nullptr;
@@ -282,13 +292,7 @@ void* vram_allocate_on(std::size_t bytes, cudaStream_t stream, int* device, std:
 void vram_release_on(void* ptr, std::size_t bytes, int device, cudaStream_t stream,
                      std::uint64_t context) noexcept {
   if (ptr == nullptr) return;
-  bool current = false;
-  if (device >= 0 && device < kMaxDevices) {
-    auto& a = accounts[static_cast<std::size_t>(device)];
-    std::lock_guard lock(a.mutex);
-    current = context == a.pool_context;
-  }
-  if (current) {
+  if (is_current_pool_context(device, context)) {
     if (const cudaError_t code = cudaFreeAsync(ptr, stream); code != cudaSuccess)
       report_release_error(code, "cudaFreeAsync");
   }
