@@ -169,6 +169,8 @@ void add_porep_command(CLI::App& app, PorepArgs& a) {
   sc->add_option("--daemon-config", a.daemon_config,
                  "with --daemon: its TOML configuration (docs/config.md)");
   sc->add_option("--timeline", a.timeline, "SVG of the daemon's workers during the run");
+  sc->add_flag("--prepare-only", a.prepare_only,
+               "make the circuit's key and witnesses in the repository (if not there yet), then stop");
   a.command = sc;
 }
 
@@ -188,6 +190,10 @@ int run_porep(const PorepArgs& a, std::string addr) {
                             : a.curve == "bn128"
                                 ? prepare_snarkjs<Bn254>(dir, a.log_domain, a.partitions, want, a.seed)
                                 : prepare_snarkjs<Bls12_381>(dir, a.log_domain, a.partitions, want, a.seed);
+  if (a.prepare_only) {
+    std::cerr << "porep: " << dir.string() << " holds the key and " << distinct << " witness file(s)\n";
+    return 0;
+  }
 
   pid_t daemon = -1;
   if (!a.daemon.empty()) {

@@ -215,7 +215,8 @@ struct PorepArgs {
   unsigned witnesses = 0;     // distinct witness files; 0: the default for the size
   std::size_t proofs = 1;
   std::uint64_t seed = 1;
-  void* command = nullptr;  // the CLI11 subcommand, to test parsed()
+  bool prepare_only = false;  // make the circuit's files and stop: no daemon, no proofs
+  void* command = nullptr;    // the CLI11 subcommand, to test parsed()
 };
 
 void add_porep_command(CLI::App& app, PorepArgs& args);

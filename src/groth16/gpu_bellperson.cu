@@ -94,18 +94,16 @@ __global__ void query_flags_kernel(std::size_t n_in, const std::uint64_t* head, 
 }
 
 // A query's scalars (Montgomery), gathered on the device from d_w = [inputs, aux] in the order of the key's
-// points: the device form of a_query_scalars / b_query_scalars.
-cuda::DeviceBuffer<Fr> select_query(const Fr* d_w, std::size_t n_in, const Density* head, std::size_t n_aux,
-                                    const Density& aux, std::size_t expected, cudaStream_t stream) {
+// points: the device form of a_query_scalars / b_query_scalars. `head` and `aux` are density bit words on
+// the device (head null: every input).
+cuda::DeviceBuffer<Fr> select_query(const Fr* d_w, std::size_t n_in, const std::uint64_t* head,
+                                    std::size_t n_aux, const std::uint64_t* aux, std::size_t expected,
+                                    cudaStream_t stream) {
   const std::size_t count = n_in + n_aux;
   cuda::DeviceBuffer<Fr> out(expected, stream);
   if (count == 0 || expected == 0) return out;
-  cuda::DeviceBuffer<std::uint64_t> d_head;
-  if (head) d_head = on_device(head->words, stream, true);
-  const auto d_aux = on_device(aux.words, stream, true);
   cuda::DeviceBuffer<std::uint8_t> flags(count, stream);
-  query_flags_kernel<<<blocks_for(count), kThreads, 0, stream>>>(n_in, head ? d_head.data() : nullptr, n_aux,
-                                                                 d_aux.data(), flags.data());
+  query_flags_kernel<<<blocks_for(count), kThreads, 0, stream>>>(n_in, head, n_aux, aux, flags.data());
   cuda::check_last_launch("bellperson query_flags_kernel");
   const std::size_t n = groth16::gpu::select_flagged(d_w, flags.data(), out.data(), count, stream);
   // check() compared the densities' popcounts with the key's lengths, so this is a bug if it fires.
@@ -127,15 +125,28 @@ struct WitnessScalars {
   }
 };
 
-// [inputs, aux] uploaded on a copy stream while the H MSM runs (4.2 GB at 32 GiB PoRep, against an H MSM of
-// ~1.3 s). The assignment is pageable memory: the copy (through StagedUpload's page-locked buffers, filled
-// on the host) holds the calling thread until its bytes are read, so a helper thread makes it and the H MSM
-// is launched meanwhile. Straight from pageable memory it took ~0.5 s and held the driver's staging path,
-// and the H MSM took 1.88 s instead of 1.26 (on the H200), apparently its small copies waiting behind it.
+// What the witness-side MSMs read of an assignment, on the device: [inputs, aux] and the three densities.
+struct DeviceWitness {
+  cuda::DeviceBuffer<Fr> w;
+  cuda::DeviceBuffer<std::uint64_t> a_aux, b_inputs, b_aux;  // bellperson's density bit words
+};
+
+// [inputs, aux] and the densities uploaded on a copy stream while the H MSM runs (4.2 GB at 32 GiB PoRep,
+// against an H MSM of ~1 s). The assignment may be pageable memory: the copy (through StagedUpload's
+// page-locked buffers, filled on the host) holds the calling thread until its bytes are read, so a helper
+// thread makes it and the H MSM is launched meanwhile. Straight from pageable memory it took ~0.5 s and held
+// the driver's staging path, and the H MSM took 1.88 s instead of 1.26 (on the H200), apparently its small
+// copies waiting behind it. The densities (16 MB each at PoRep scale) come here too, not at the classify
+// stage: there a second worker's pre-staging DMA (12.9 GB at K = 27) was often in flight, and the proof's
+// copies waited behind it on the copy engine (classify 249 ms instead of 24).
 class WitnessUpload {
  public:
-  // d_w_ is the proof stream's (stream-ordered there): the copies wait for its allocation.
-  WitnessUpload(const Assignment& w, cudaStream_t stream) : d_w_(w.inputs.size() + w.aux.size(), stream) {
+  // The buffers are the proof stream's (stream-ordered there): the copies wait for their allocation.
+  WitnessUpload(const Assignment& w, cudaStream_t stream)
+      : d_{cuda::DeviceBuffer<Fr>(w.inputs.size() + w.aux.size(), stream),
+           cuda::DeviceBuffer<std::uint64_t>(w.a_aux.words.size(), stream),
+           cuda::DeviceBuffer<std::uint64_t>(w.b_inputs.words.size(), stream),
+           cuda::DeviceBuffer<std::uint64_t>(w.b_aux.words.size(), stream)} {
     int device = 0;
     CUZK_CUDA_CHECK(cudaGetDevice(&device));
     allocated_.record(stream);
@@ -143,13 +154,17 @@ class WitnessUpload {
     done_ = std::async(std::launch::async, [this, &w, device] {
       CUZK_CUDA_CHECK(cudaSetDevice(device));
       cuda::StagedUpload up;
-      up.upload(d_w_, w.inputs.data(), w.inputs.size(), copy_.get());
-      up.upload(d_w_, w.aux.data(), w.aux.size(), copy_.get(), w.inputs.size());
-      uploaded_.record(copy_.get());
+      const cudaStream_t copy = copy_.get();
+      up.upload(d_.a_aux, w.a_aux.words.data(), w.a_aux.words.size(), copy);
+      up.upload(d_.b_inputs, w.b_inputs.words.data(), w.b_inputs.words.size(), copy);
+      up.upload(d_.b_aux, w.b_aux.words.data(), w.b_aux.words.size(), copy);
+      up.upload(d_.w, w.inputs.data(), w.inputs.size(), copy);
+      up.upload(d_.w, w.aux.data(), w.aux.size(), copy, w.inputs.size());
+      uploaded_.record(copy);
     });
   }
-  // Waits for the copies on every path (an exception in the proof included) before the buffer and the stream
-  // go; a failed copy was reported by take(), or is moot once the proof has failed.
+  // Waits for the copies on every path (an exception in the proof included) before the buffers and the
+  // stream go; a failed copy was reported by take(), or is moot once the proof has failed.
   ~WitnessUpload() {
     if (done_.valid()) done_.wait();
     cudaStreamSynchronize(copy_.get());
@@ -157,17 +172,17 @@ class WitnessUpload {
   WitnessUpload(const WitnessUpload&) = delete;
   WitnessUpload& operator=(const WitnessUpload&) = delete;
 
-  // The uploaded [inputs, aux], with `stream` made to wait for the copies; rethrows a copy's error.
-  cuda::DeviceBuffer<Fr> take(cudaStream_t stream) {
+  // The uploaded buffers, with `stream` made to wait for the copies; rethrows a copy's error.
+  DeviceWitness take(cudaStream_t stream) {
     done_.get();
     uploaded_.make_wait(stream);
-    return std::move(d_w_);
+    return std::move(d_);
   }
 
  private:
   cuda::Stream copy_;
   cuda::Event allocated_{false}, uploaded_{false};
-  cuda::DeviceBuffer<Fr> d_w_;
+  DeviceWitness d_;
   std::future<void> done_;
 };
 
@@ -175,13 +190,16 @@ WitnessScalars classify_witness(const io::bellperson::Params& p, const Assignmen
                                 cudaStream_t stream, StageTimings* timings) {
   WitnessScalars s;
   s.n_in = w.inputs.size();
+  DeviceWitness d;
   {
     StageTimer t(timings, "witness");  // what is left of the upload after the H MSM
-    s.w = upload.take(stream);
+    d = upload.take(stream);
   }
   StageTimer t(timings, "classify");
-  s.a = select_query(s.w.data(), s.n_in, nullptr, w.aux.size(), w.a_aux, p.a.size(), stream);
-  s.b = select_query(s.w.data(), s.n_in, &w.b_inputs, w.aux.size(), w.b_aux, p.b_g1.size(), stream);
+  s.w = std::move(d.w);
+  s.a = select_query(s.w.data(), s.n_in, nullptr, w.aux.size(), d.a_aux.data(), p.a.size(), stream);
+  s.b = select_query(s.w.data(), s.n_in, d.b_inputs.data(), w.aux.size(), d.b_aux.data(), p.b_g1.size(),
+                     stream);
   s.a_classes = groth16::gpu::classify(s.a.data(), s.a.size(), stream);
   s.b_classes = groth16::gpu::classify(s.b.data(), s.b.size(), stream);
   s.aux_classes = groth16::gpu::classify(s.w.data() + s.n_in, w.aux.size(), stream);
@@ -384,17 +402,19 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     // Streamed points: the same split form, one query at a time (a 16 GiB card holds one query's scalars and
     // classes beside [inputs, aux], not all three), each MSM streaming its points once. Dense, the 2^27 A and
     // L MSMs sorted every window's digit of 130 M mostly-0/1 scalars: 5.4 and 3.1 s on the H200.
-    cuda::DeviceBuffer<Fr> d_w;
+    DeviceWitness d;
     {
       StageTimer t(timings, "witness");
-      d_w = upload->take(stream);
+      d = upload->take(stream);
     }
+    cuda::DeviceBuffer<Fr>& d_w = d.w;
     const std::size_t n_in = w.inputs.size(), n_aux = w.aux.size();
     {
       QueryScalars a;
       {
         StageTimer t(timings, "classify");
-        a = QueryScalars(select_query(d_w.data(), n_in, nullptr, n_aux, w.a_aux, p.a.size(), stream), stream);
+        a = QueryScalars(select_query(d_w.data(), n_in, nullptr, n_aux, d.a_aux.data(), p.a.size(), stream),
+                         stream);
       }
       StageTimer t(timings, "msm_a");
       res.a = a.sum<G1>(p.a, stream);
@@ -403,8 +423,9 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
       QueryScalars b;
       {
         StageTimer t(timings, "classify");
-        b = QueryScalars(select_query(d_w.data(), n_in, &w.b_inputs, n_aux, w.b_aux, p.b_g1.size(), stream),
-                         stream);
+        b = QueryScalars(
+            select_query(d_w.data(), n_in, d.b_inputs.data(), n_aux, d.b_aux.data(), p.b_g1.size(), stream),
+            stream);
       }
       {
         StageTimer t(timings, "msm_b1");

@@ -57,4 +57,27 @@ grep -q "^| 2 | 0 |" "$WORK/porep-bp.txt" || { echo "porep_pipeline: bellperson 
 [[ $(grep -c "^job=.* partition=" "$WORK/porep-bp.txt") -eq 6 ]]
 ls "$WORK/repo3"/porep-like-k12-p3-s1-bls12381-bellperson/circuit.params >/dev/null
 echo "cuzk-bench porep --kind bellperson: 2 proofs x 3 partitions"
+# As scripts/gpu-porep runs it: the circuit prepared first (--prepare-only starts no daemon and proves
+# nothing), then proofs through a daemon that was started on its own and outlives the run.
+R4="$WORK/repo4" C4=porep-like-k12-p3-s1-bls12381-bellperson
+mkdir -p "$R4"
+"$BENCH" porep --repository "$R4" --log-domain 12 --partitions 3 --witnesses 2 --kind bellperson --prepare-only \
+  >"$WORK/prep.txt" 2>"$WORK/prep.err" || { cat "$WORK/prep.err" >&2; exit 1; }
+ls "$R4/$C4/circuit.params" "$R4/$C4/assignment-0.bin" "$R4/$C4/assignment-1.bin" >/dev/null
+[[ ! -e "$R4/$C4/assignment-2.bin" && ! -s "$WORK/prep.txt" ]] ||
+  { echo "porep_pipeline: --prepare-only made more than asked, or proved" >&2; exit 1; }
+grep -q "holds the key and 2 witness file(s)" "$WORK/prep.err"
+"$DAEMON" --listen "unix://$WORK/d4.sock" --repository "$R4" --backend cpu 2>"$WORK/daemon4.log" &
+PID=$!
+for _ in $(seq 100); do [[ -S "$WORK/d4.sock" ]] && break; sleep 0.1; done
+for j in 1 2; do
+  "$BENCH" --addr "unix://$WORK/d4.sock" porep --repository "$R4" --log-domain 12 --partitions 3 --witnesses 2 \
+    --kind bellperson --proofs 2 -j $j >"$WORK/porep4-$j.txt" 2>"$WORK/porep4-$j.err" ||
+    { cat "$WORK/porep4-$j.txt" "$WORK/porep4-$j.err" >&2; exit 1; }
+  grep -q "^| 2 | 0 |" "$WORK/porep4-$j.txt" || { echo "porep_pipeline: J=$j on a running daemon" >&2; exit 1; }
+done
+grep -q "key already loaded" "$WORK/porep4-2.err"
+kill -TERM $PID
+wait $PID
+echo "cuzk-bench porep --prepare-only, then 2 runs on one daemon"
 echo "ALL PASSED"
