@@ -37,7 +37,13 @@ std::size_t bytes_value(const toml::node_view<toml::node>& n, const char* key) {
     if (*i < 0) throw ConfigError(std::string(key) + " must not be negative");
     return static_cast<std::size_t>(*i);
   }
-  if (auto s = n.value<std::string>()) return parse_bytes(*s);
+  if (auto s = n.value<std::string>()) {
+    try {
+      return parse_bytes(*s);
+    } catch (const ConfigError& e) {
+      throw ConfigError(std::string(key) + ": " + e.what());
+    }
+  }
   throw ConfigError(std::string(key) + " must be a size (a number of bytes or a string like \"16GiB\")");
 }
 
@@ -96,7 +102,10 @@ Config load_config(const std::optional<std::string>& path) {
   if (c.engine.max_attempts == 0) throw ConfigError("engine.max_attempts must be at least 1");
   if (auto n = t["engine"]["vram_limit"]) c.engine.vram_limit = bytes_value(n, "engine.vram_limit");
   if (auto n = t["engine"]["vram_margin"]) c.engine.vram_margin = bytes_value(n, "engine.vram_margin");
-  if (auto n = t["engine"]["pinned_pool"]) c.engine.pinned_pool = bytes_value(n, "engine.pinned_pool");
+  if (auto n = t["engine"]["pinned_pool"])
+    c.engine.pinned_pool = n.value<std::string>() == "auto"
+                               ? engine::EngineConfig::kAutoPinnedPool
+                               : bytes_value(n, "engine.pinned_pool (a size, or \"auto\")");
   if (auto n = t["engine"]["prestage"]) {
     auto v = n.value<bool>();
     if (!v) throw ConfigError("engine.prestage must be true or false");

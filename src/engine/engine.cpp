@@ -1,6 +1,7 @@
 #include "engine/engine.hpp"
 
 #include <tbb/parallel_for.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -75,8 +76,26 @@ void release_inputs(auto& job) {
 }
 }  // namespace
 
+std::size_t auto_pinned_pool(std::size_t physical_bytes) {
+  constexpr std::size_t kMost = std::size_t(64) << 30, kUnknown = std::size_t(8) << 30;
+  return physical_bytes == 0 ? kUnknown : std::min(physical_bytes / 3, kMost);
+}
+
+std::size_t physical_memory_bytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : 0;
+}
+
+namespace {
+EngineConfig resolved(EngineConfig c) {
+  if (c.pinned_pool == EngineConfig::kAutoPinnedPool)
+    c.pinned_pool = auto_pinned_pool(physical_memory_bytes());
+  return c;
+}
+}  // namespace
+
 Engine::Engine(EngineConfig config)
-    : config_(std::move(config)), repository_(config_.repository, config_.memory_budget) {
+    : config_(resolved(std::move(config))), repository_(config_.repository, config_.memory_budget) {
   if (config_.backend != "cpu" && config_.backend != "cuda" && config_.backend != "auto")
     throw std::invalid_argument("backend must be cpu, cuda or auto, not \"" + config_.backend + "\"");
   int gpus = 0;
@@ -123,7 +142,8 @@ Engine::Engine(EngineConfig config)
 #endif
   for (auto& w : workers_) threads_.emplace_back([this, &w] { work(*w); });
   log("cuzk engine: backend " + backend_ + ", " + std::to_string(workers_.size()) + " workers, repository " +
-      config_.repository.string());
+      config_.repository.string() +
+      (pinned_pool_ ? ", witness pinned pool " + std::to_string(config_.pinned_pool >> 20) + " MiB" : ""));
 }
 
 std::vector<int> Engine::gpu_ordinals(int gpus) const {

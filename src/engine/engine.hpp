@@ -155,6 +155,13 @@ struct EngineStatus {
   std::map<std::string, std::uint64_t> partitions_by_prestage;
 };
 
+// The witness pool's budget when engine.pinned_pool is "auto": a third of the host's physical memory, at most
+// 64 GiB. Page-locked memory cannot be swapped, so it stays a fraction; the pool takes it only as leases
+// need it. 128 GiB hosts get ~42.7 GiB, enough for two workers at 32 GiB PoRep (measured: 36 GiB).
+std::size_t auto_pinned_pool(std::size_t physical_bytes);
+// The host's physical memory in bytes (sysconf); 0 if unknown.
+std::size_t physical_memory_bytes();
+
 struct EngineConfig {
   std::filesystem::path repository;
   std::string backend = "auto";  // cpu | cuda | auto
@@ -176,8 +183,11 @@ struct EngineConfig {
   std::size_t vram_margin = std::size_t(512) << 20;  // CUDA: device memory always left free on each GPU
   // CUDA: upload each partition's witness while another worker holds the GPU, from page-locked buffers of a
   // pool of at most `pinned_pool` bytes (witness-side memory; keys are pinned under repository budgets).
+  // kAutoPinnedPool (the default, "auto" in the TOML): auto_pinned_pool of the host's memory, which at 32 GiB
+  // PoRep must hold both workers' a, b, c and aux (~32 GiB); 8 GiB, the old default, held none of them.
   bool prestage = true;
-  std::size_t pinned_pool = std::size_t(8) << 30;
+  static constexpr std::size_t kAutoPinnedPool = ~std::size_t{0};
+  std::size_t pinned_pool = kAutoPinnedPool;
   // "thread": workers prove in this process. "process": each GPU (or the CPU pool) is served by a worker
   // process (`worker_exe`, default cuzk-worker next to this executable) running its own engine on the same
   // repository; a worker process that crashes, or exits after a sticky CUDA fault (the only way this driver

@@ -480,5 +480,15 @@ TEST(Engine, EvictFreesAndTheNextJobReloads) {
   EXPECT_EQ(e.await(e.submit({"x", "c", std::nullopt, w}).job_id).status, JobStatus::kCompleted);
 }
 
+TEST(EngineConfig, AutoPinnedPoolIsAThirdOfHostMemoryUpTo64GiB) {
+  constexpr std::size_t GiB = std::size_t(1) << 30;
+  EXPECT_EQ(EngineConfig{}.pinned_pool, EngineConfig::kAutoPinnedPool);
+  EXPECT_EQ(auto_pinned_pool(128 * GiB), 128 * GiB / 3);  // two workers' 32 GiB PoRep inputs (~32 GiB) fit
+  EXPECT_EQ(auto_pinned_pool(12 * GiB), 4 * GiB);
+  EXPECT_EQ(auto_pinned_pool(1024 * GiB), 64 * GiB);
+  EXPECT_EQ(auto_pinned_pool(0), 8 * GiB);  // memory size unknown
+  EXPECT_GT(physical_memory_bytes(), GiB);
+}
+
 }  // namespace
 }  // namespace cuzk::engine
