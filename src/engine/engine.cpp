@@ -141,9 +141,12 @@ Engine::Engine(EngineConfig config)
   }
 #endif
   for (auto& w : workers_) threads_.emplace_back([this, &w] { work(*w); });
+  std::string pool;
+#ifdef CUZK_HAVE_CUDA
+  if (pinned_pool_) pool = ", witness pinned pool " + std::to_string(config_.pinned_pool >> 20) + " MiB";
+#endif
   log("cuzk engine: backend " + backend_ + ", " + std::to_string(workers_.size()) + " workers, repository " +
-      config_.repository.string() +
-      (pinned_pool_ ? ", witness pinned pool " + std::to_string(config_.pinned_pool >> 20) + " MiB" : ""));
+      config_.repository.string() + pool);
 }
 
 std::vector<int> Engine::gpu_ordinals(int gpus) const {
