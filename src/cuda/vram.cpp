@@ -270,18 +270,17 @@ void* vram_allocate_on(std::size_t bytes, cudaStream_t stream, int* device, std:
   const PoolRef ref = stream_ordered_allocation() ? pool_of(current) : PoolRef{};
   *context = ref.context;
   if (ref.pool == nullptr) return vram_allocate(bytes, device);
-  cudaMemPool_t pool = ref.pool;
   const std::string what = "cudaMallocAsync of " + std::to_string(bytes) + " bytes";
   auto& a = admit(bytes, device, what);
   void* ptr = nullptr;
-  cudaError_t code = cudaMallocFromPoolAsync(&ptr, bytes, pool, stream);
+  cudaError_t code = cudaMallocFromPoolAsync(&ptr, bytes, ref.pool, stream);
   if (code == cudaErrorMemoryAllocation) {
     // The stream's own frees may not have completed yet: once they have, the pool reuses their memory, or
     // gives back what it holds in pieces too small, so that it can grow by one piece of this size.
     (void)cudaGetLastError();
     if (cudaStreamSynchronize(stream) == cudaSuccess) {
       trim_pool(current);
-      code = cudaMallocFromPoolAsync(&ptr, bytes, pool, stream);
+      code = cudaMallocFromPoolAsync(&ptr, bytes, ref.pool, stream);
     }
   }
   if (code != cudaSuccess) refuse(a, bytes, code, what);

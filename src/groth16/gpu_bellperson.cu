@@ -129,6 +129,17 @@ struct WitnessScalars {
 struct DeviceWitness {
   cuda::DeviceBuffer<Fr> w;
   cuda::DeviceBuffer<std::uint64_t> a_aux, b_inputs, b_aux;  // bellperson's density bit words
+  std::size_t n_in = 0;
+
+  std::size_t n_aux() const { return w.size() - n_in; }
+  // The A query's scalars (every input, then the aux values set in a_aux) and the B query's (the inputs set
+  // in b_inputs, then the aux values set in b_aux), in the order of the key's points.
+  cuda::DeviceBuffer<Fr> a_query(const io::bellperson::Params& p, cudaStream_t stream) const {
+    return select_query(w.data(), n_in, nullptr, n_aux(), a_aux.data(), p.a.size(), stream);
+  }
+  cuda::DeviceBuffer<Fr> b_query(const io::bellperson::Params& p, cudaStream_t stream) const {
+    return select_query(w.data(), n_in, b_inputs.data(), n_aux(), b_aux.data(), p.b_g1.size(), stream);
+  }
 };
 
 // [inputs, aux] and the densities uploaded on a copy stream while the H MSM runs (4.2 GB at 32 GiB PoRep,
@@ -146,7 +157,7 @@ class WitnessUpload {
       : d_{cuda::DeviceBuffer<Fr>(w.inputs.size() + w.aux.size(), stream),
            cuda::DeviceBuffer<std::uint64_t>(w.a_aux.words.size(), stream),
            cuda::DeviceBuffer<std::uint64_t>(w.b_inputs.words.size(), stream),
-           cuda::DeviceBuffer<std::uint64_t>(w.b_aux.words.size(), stream)} {
+           cuda::DeviceBuffer<std::uint64_t>(w.b_aux.words.size(), stream), w.inputs.size()} {
     int device = 0;
     CUZK_CUDA_CHECK(cudaGetDevice(&device));
     allocated_.record(stream);
@@ -196,10 +207,9 @@ WitnessScalars classify_witness(const io::bellperson::Params& p, const Assignmen
     d = upload.take(stream);
   }
   StageTimer t(timings, "classify");
+  s.a = d.a_query(p, stream);
+  s.b = d.b_query(p, stream);
   s.w = std::move(d.w);
-  s.a = select_query(s.w.data(), s.n_in, nullptr, w.aux.size(), d.a_aux.data(), p.a.size(), stream);
-  s.b = select_query(s.w.data(), s.n_in, d.b_inputs.data(), w.aux.size(), d.b_aux.data(), p.b_g1.size(),
-                     stream);
   s.a_classes = groth16::gpu::classify(s.a.data(), s.a.size(), stream);
   s.b_classes = groth16::gpu::classify(s.b.data(), s.b.size(), stream);
   s.aux_classes = groth16::gpu::classify(s.w.data() + s.n_in, w.aux.size(), stream);
@@ -407,14 +417,11 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
       StageTimer t(timings, "witness");
       d = upload->take(stream);
     }
-    cuda::DeviceBuffer<Fr>& d_w = d.w;
-    const std::size_t n_in = w.inputs.size(), n_aux = w.aux.size();
     {
       QueryScalars a;
       {
         StageTimer t(timings, "classify");
-        a = QueryScalars(select_query(d_w.data(), n_in, nullptr, n_aux, d.a_aux.data(), p.a.size(), stream),
-                         stream);
+        a = QueryScalars(d.a_query(p, stream), stream);
       }
       StageTimer t(timings, "msm_a");
       res.a = a.sum<G1>(p.a, stream);
@@ -423,9 +430,7 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
       QueryScalars b;
       {
         StageTimer t(timings, "classify");
-        b = QueryScalars(
-            select_query(d_w.data(), n_in, d.b_inputs.data(), n_aux, d.b_aux.data(), p.b_g1.size(), stream),
-            stream);
+        b = QueryScalars(d.b_query(p, stream), stream);
       }
       {
         StageTimer t(timings, "msm_b1");
@@ -438,7 +443,7 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
       QueryScalars aux;
       {
         StageTimer t(timings, "classify");
-        aux = QueryScalars(std::move(d_w), n_in, stream);
+        aux = QueryScalars(std::move(d.w), d.n_in, stream);
       }
       StageTimer t(timings, "msm_c");  // L over the aux assignment
       res.c += aux.sum<G1>(p.l, stream);
