@@ -3,6 +3,8 @@
 //   cuzk-bench pcie [GIB]                                   host-to-device upload rates (gpu/pcie_probe.cpp)
 //   cuzk-bench interference [LOG_N] [GIB] [REPS]           an MSM beside another thread's uploads and
 //                                                           allocations (gpu/interference_probe.cpp)
+//   cuzk-bench overlap [LOG_N] [REPS]                      one proof's NTTs beside another's MSM
+//                                                           (gpu/overlap_probe.cpp)
 //   cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>
 //   cuzk-bench gen porep-like --log-domain K [--seed S] [--witnesses N] [--curve C] --out DIR
 //   cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …   daemon client (client/)
@@ -39,6 +41,7 @@ int run_kernels(int argc, char** argv);
 int run_sticky_probe(int argc, char** argv);
 int run_pcie_probe(int argc, char** argv);
 int run_interference_probe(int argc, char** argv);
+int run_overlap_probe(int argc, char** argv);
 }  // namespace cuzk::bench
 #endif
 #ifdef CUZK_HAVE_CLIENT
@@ -137,10 +140,14 @@ int main(int argc, char** argv) {
   const GpuTool gpu_tools[] = {{"kernels", cuzk::bench::run_kernels},
                                {"sticky-probe", cuzk::bench::run_sticky_probe},
                                {"pcie", cuzk::bench::run_pcie_probe},
-                               {"interference", cuzk::bench::run_interference_probe}};
+                               {"interference", cuzk::bench::run_interference_probe},
+                               {"overlap", cuzk::bench::run_overlap_probe}};
 #else
-  const GpuTool gpu_tools[] = {
-      {"kernels", nullptr}, {"sticky-probe", nullptr}, {"pcie", nullptr}, {"interference", nullptr}};
+  const GpuTool gpu_tools[] = {{"kernels", nullptr},
+                               {"sticky-probe", nullptr},
+                               {"pcie", nullptr},
+                               {"interference", nullptr},
+                               {"overlap", nullptr}};
 #endif
   for (const auto& [name, run] : gpu_tools) {
     if (argc < 2 || std::strcmp(argv[1], name) != 0) continue;

@@ -27,7 +27,9 @@ enum class Variant {
   kAdd,
   kFp64,
   kFp64Half,
-  kFp64Int
+  kFp64Int,
+  kWarpMix2,
+  kWarpMix4
 };
 
 constexpr int kIters = 1000;
@@ -64,6 +66,19 @@ __global__ void rate_kernel(const F* in, const F* y_in, F* out) {
         constexpr int kInt = V == Variant::kFp64 ? 0 : V == Variant::kFp64Half ? 4 : 8;
         w0 = ff::fp64::mul_words<Params, kInt>(w0, wy, p);
         w1 = ff::fp64::mul_words<Params, kInt>(w1, wy, p);
+      }
+    } else if constexpr (V == Variant::kWarpMix2 || V == Variant::kWarpMix4) {
+      // Whole warps on the integer form, the rest on the FP64 form: both pipes busy at once, each warp on
+      // one of them (no second chain's registers in any thread, as pairing two forms in one thread needs).
+      if constexpr (N == 6) {
+        const unsigned warp = threadIdx.x >> 5;
+        if ((V == Variant::kWarpMix2 ? warp & 1u : warp & 3u) == 1) {
+          w0 = ff::mont32::mul_chain<N>(w0, wy, p, pinv);
+          w1 = ff::mont32::mul_chain<N>(w1, wy, p, pinv);
+        } else {
+          w0 = ff::fp64::mul_words<Params, 0>(w0, wy, p);
+          w1 = ff::fp64::mul_words<Params, 0>(w1, wy, p);
+        }
       }
     } else if constexpr (V == Variant::kCalled) {
       x0 = x0 * y;
@@ -136,6 +151,8 @@ void measure_all(const char* field, cudaStream_t stream) {
     measure<F, Variant::kFp64>(field, "mul fp64 (inlined)", stream);
     measure<F, Variant::kFp64Half>(field, "mul fp64 half-int", stream);
     measure<F, Variant::kFp64Int>(field, "mul fp64 int-acc", stream);
+    measure<F, Variant::kWarpMix2>(field, "fp64, 1/2 warps int", stream);
+    measure<F, Variant::kWarpMix4>(field, "fp64, 1/4 warps int", stream);
   }
   measure<F, Variant::kCalled>(field, "mul (called form)", stream);
   measure<F, Variant::kAdd>(field, "add", stream);
