@@ -22,11 +22,14 @@ namespace {
 // keeps at least half of the bits: with only a few top bits, n points crowd into a handful of buckets
 // (a 2^20 MSM with c = 12 has 8 live top buckets of 2^17 points each). From about 2^24 points, c = 20:
 // that rule left only c = 16 between 2^23 and 2^25, and on the H200 c = 20 was faster on both curves (G1
-// 2^24: BLS12-381 192.4 → 173.3 ms, 2^25: 376.0 → 321.3, BN254 2^25 186.3 → 171.7; 2^26–2^27 flat up to
-// c = 22; bench/RESULTS.md).
+// 2^24: BLS12-381 192.4 → 173.3 ms, 2^25: 376.0 → 321.3, BN254 2^25 186.3 → 171.7; bench/RESULTS.md). From
+// about 2^27 points (a 32 GiB PoRep's H MSM), c = 22: with the FP64 multiply, 12 windows instead of 13 made
+// the 2^27 MSM 2.2 % faster on BLS12-381 (912.8 → 892.4 ms) and 2.6 % on BN254, for 9.7 GB of G1 buckets
+// instead of 2.6 (fitting_window steps down where they do not fit); at 2^26, c = 20–22 were level.
 std::size_t choose_gpu_window(std::size_t n, std::size_t scalar_bits) {
   std::size_t lg = 0;
   while ((std::size_t(1) << (lg + 1)) <= n + n / 2) ++lg;  // floor(log2(1.5 n))
+  if (lg >= 27) return 22;
   if (lg >= 24) return 20;
   const std::size_t target = std::clamp<std::size_t>(lg > 8 ? lg - 8 : 1, 8, 18);
   std::size_t best = target;
@@ -50,8 +53,9 @@ std::size_t bucket_bytes(std::size_t c) {
 }
 
 // The window for n scalars with buckets of at most a quarter of `available` bytes. The fastest window for a
-// 2^27 split MSM (c = 20) has 2.6 GB of G1 buckets (5.2 GB in G2): more than a 16 GiB card has left beside
-// the scalars, so a capped worker takes a smaller window rather than an out-of-memory failure.
+// 2^27 MSM (c = 22) has 9.7 GB of G1 buckets, and c = 20 (2^24 to 2^26 points) 2.6 GB (5.2 GB in G2): more
+// than a 16 GiB card has left beside the scalars, so a capped worker takes a smaller window rather than an
+// out-of-memory failure.
 template <class C>
 std::size_t fitting_window(std::size_t n, std::size_t available) {
   std::size_t c = choose_gpu_window(n, C::Scalar::bits());
