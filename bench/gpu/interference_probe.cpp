@@ -44,9 +44,8 @@
 #include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
 #include "ec/bls12_381.hpp"
-#include "ec/fixed_base.hpp"
-#include "ff/encoding.hpp"
 #include "msm/gpu.hpp"
+#include "probe_support.hpp"
 
 namespace cuzk::bench {
 namespace {
@@ -150,27 +149,10 @@ int probe(int argc, char** argv) {
     std::fprintf(stderr, "usage: cuzk-bench interference [LOG_N 10..28] [GIB > 0] [REPS ≥ 1]\n");
     return 2;
   }
-  const std::size_t n = std::size_t(1) << log_n, distinct = std::min<std::size_t>(n, 1 << 20);
   const std::size_t bytes = static_cast<std::size_t>(gib * double(1 << 30));
   cuda::Stream msm_stream, load_stream;
 
-  // Points: distinct random multiples of the generator, tiled; scalars: dense and random (never zero).
-  const ec::FixedBaseTable<Cfg> table(Cfg::generator());
-  std::vector<Cfg::Scalar> ks(distinct);
-  std::mt19937_64 rng(7);
-  for (auto& k : ks) k = ff::random_element<Cfg::Scalar>(rng);
-  const auto base = table.mul_all(ks);
-  cuda::DeviceBuffer<ec::Affine<Cfg>> d_points(n);
-  for (std::size_t off = 0; off < n; off += distinct)
-    d_points.upload(base.data(), distinct, msm_stream.get(), off);
-  std::vector<ff::BigInt<4>> scalars(n);
-  tbb::parallel_for(std::size_t(0), n, [&](std::size_t i) {
-    std::mt19937_64 r(i * 0x9E3779B97F4A7C15ull + 11);
-    scalars[i] = ff::random_element<Cfg::Scalar>(r).to_int();
-  });
-  cuda::DeviceBuffer<ff::BigInt<4>> d_scalars(n);
-  d_scalars.upload(scalars.data(), n, msm_stream.get());
-  CUZK_CUDA_CHECK(cudaStreamSynchronize(msm_stream.get()));
+  const DenseG1Msm inputs = dense_g1_msm(log_n, msm_stream.get());
 
   LoadBuffers buffers{cuda::PinnedBuffer<std::byte>(bytes), std::vector<std::byte>(bytes),
                       std::vector<std::byte>(bytes), cuda::DeviceBuffer<std::byte>(bytes), bytes};
@@ -179,7 +161,9 @@ int probe(int argc, char** argv) {
     buffers.pageable[i] = buffers.pageable_out[i] = std::byte(i >> 12);
   }
 
-  auto msm = [&] { return msm::gpu::pippenger<Cfg>(d_points.data(), d_scalars.data(), n, msm_stream.get()); };
+  auto msm = [&] {
+    return msm::gpu::pippenger<Cfg>(inputs.points.data(), inputs.scalars.data(), inputs.n, msm_stream.get());
+  };
   const auto expected = msm();  // warm-up, and the result every row must reproduce
   std::printf(
       "device: BLS12-381 G1 MSM of 2^%d, a second thread's load of %.2f GiB; median of %d; MSM "
@@ -231,12 +215,7 @@ int probe(int argc, char** argv) {
 }  // namespace
 
 int run_interference_probe(int argc, char** argv) {
-  try {
-    return probe(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cuzk-bench interference: %s\n", e.what());
-    return 1;
-  }
+  return run_probe("interference", [&] { return probe(argc, argv); });
 }
 
 }  // namespace cuzk::bench

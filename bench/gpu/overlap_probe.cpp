@@ -26,10 +26,10 @@
 #include "cuda/error.hpp"
 #include "cuda/stream.hpp"
 #include "ec/bls12_381.hpp"
-#include "ec/fixed_base.hpp"
 #include "ff/encoding.hpp"
 #include "msm/gpu.hpp"
 #include "ntt/gpu.hpp"
+#include "probe_support.hpp"
 
 namespace cuzk::bench {
 namespace {
@@ -54,27 +54,12 @@ int probe(int argc, char** argv) {
     std::fprintf(stderr, "usage: cuzk-bench overlap [LOG_N 12..27] [REPS ≥ 1]\n");
     return 2;
   }
-  const std::size_t n = std::size_t(1) << log_n, distinct = std::min<std::size_t>(n, 1 << 20);
+  const std::size_t n = std::size_t(1) << log_n;
   int least = 0, greatest = 0;
   CUZK_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
   cuda::Stream msm_stream, ntt_stream, urgent_ntt_stream(greatest);
 
-  // MSM inputs: distinct random multiples of the generator, tiled; dense random scalars.
-  const ec::FixedBaseTable<Cfg> table(Cfg::generator());
-  std::vector<Cfg::Scalar> ks(distinct);
-  std::mt19937_64 rng(7);
-  for (auto& k : ks) k = ff::random_element<Cfg::Scalar>(rng);
-  const auto base = table.mul_all(ks);
-  cuda::DeviceBuffer<ec::Affine<Cfg>> d_points(n);
-  for (std::size_t off = 0; off < n; off += distinct)
-    d_points.upload(base.data(), distinct, msm_stream.get(), off);
-  std::vector<ff::BigInt<4>> scalars(n);
-  tbb::parallel_for(std::size_t(0), n, [&](std::size_t i) {
-    std::mt19937_64 r(i * 0x9E3779B97F4A7C15ull + 11);
-    scalars[i] = ff::random_element<Cfg::Scalar>(r).to_int();
-  });
-  cuda::DeviceBuffer<ff::BigInt<4>> d_scalars(n);
-  d_scalars.upload(scalars.data(), n, msm_stream.get());
+  const DenseG1Msm inputs = dense_g1_msm(log_n, msm_stream.get());
 
   // NTT inputs: three random vectors (a, b, c), kept apart so that every round starts from them.
   std::vector<Fr> abc(3 * n);
@@ -87,7 +72,9 @@ int probe(int argc, char** argv) {
   const ntt::gpu::Tables<Fr> tables(static_cast<std::size_t>(log_n), ntt_stream.get());
   CUZK_CUDA_CHECK(cudaDeviceSynchronize());
 
-  auto msm = [&] { return msm::gpu::pippenger<Cfg>(d_points.data(), d_scalars.data(), n, msm_stream.get()); };
+  auto msm = [&] {
+    return msm::gpu::pippenger<Cfg>(inputs.points.data(), inputs.scalars.data(), n, msm_stream.get());
+  };
   auto reset_ntt_input = [&] {
     CUZK_CUDA_CHECK(cudaMemcpyAsync(d_work.data(), d_input.data(), 3 * n * sizeof(Fr),
                                     cudaMemcpyDeviceToDevice, ntt_stream.get()));
@@ -162,12 +149,7 @@ int probe(int argc, char** argv) {
 }  // namespace
 
 int run_overlap_probe(int argc, char** argv) {
-  try {
-    return probe(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cuzk-bench overlap: %s\n", e.what());
-    return 1;
-  }
+  return run_probe("overlap", [&] { return probe(argc, argv); });
 }
 
 }  // namespace cuzk::bench

@@ -27,6 +27,7 @@
 #include "cuda/pinned_buffer.hpp"
 #include "cuda/staged_upload.hpp"
 #include "cuda/stream.hpp"
+#include "probe_support.hpp"
 
 namespace cuzk::bench {
 namespace {
@@ -128,12 +129,7 @@ int probe(int argc, char** argv) {
 }  // namespace
 
 int run_pcie_probe(int argc, char** argv) {
-  try {
-    return probe(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "cuzk-bench pcie: %s\n", e.what());
-    return 1;
-  }
+  return run_probe("pcie", [&] { return probe(argc, argv); });
 }
 
 }  // namespace cuzk::bench
