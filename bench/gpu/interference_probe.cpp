@@ -50,12 +50,7 @@
 namespace cuzk::bench {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using Cfg = Bls12_381::G1Cfg;
-
-double ms_since(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 enum class Load { kNone, kUpload, kPaced, kAlloc, kAllocUpload, kPoolAlloc, kPoolAllocUpload, kStaged, kCpu };
 
@@ -193,15 +188,14 @@ int probe(int argc, char** argv) {
     stop = true;
     second.join();
     const double span_s = ms_since(t0) / 1e3;
-    std::sort(times.begin(), times.end());
-    const double median = times[times.size() / 2];
-    if (load == Load::kNone) alone = median;
+    const double msm_ms = median(times);
+    if (load == Load::kNone) alone = msm_ms;
     std::string rate = "—";
     if (load == Load::kAlloc || load == Load::kPoolAlloc)
       rate = std::to_string(static_cast<int>(double(rounds) / span_s)) + " /s";
     else if (load != Load::kNone)
       rate = std::to_string(static_cast<int>(double(moved) / 1e9 / span_s)) + " GB/s";
-    std::printf("| %s | %.1f | %+.1f %% | %s |\n", name_of(load), median, 100.0 * (median / alone - 1.0),
+    std::printf("| %s | %.1f | %+.1f %% | %s |\n", name_of(load), msm_ms, 100.0 * (msm_ms / alone - 1.0),
                 rate.c_str());
     std::fflush(stdout);
   }

@@ -34,18 +34,8 @@
 namespace cuzk::bench {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using Cfg = Bls12_381::G1Cfg;
 using Fr = Bls12_381::Fr;
-
-double ms_since(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 int probe(int argc, char** argv) {
   const int log_n = argc >= 1 ? std::atoi(argv[0]) : 26;

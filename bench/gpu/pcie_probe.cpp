@@ -32,8 +32,6 @@
 namespace cuzk::bench {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }

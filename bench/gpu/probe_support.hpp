@@ -1,11 +1,12 @@
-// What the GPU probes of cuzk-bench (interference, overlap, pcie) share: their entry points' error
-// handling, and the inputs of a dense BLS12-381 G1 MSM on the device.
+// What the GPU probes of cuzk-bench (interference, overlap, pcie, sticky-probe) share: their entry points'
+// error handling, wall-clock timing, and the inputs of a dense BLS12-381 G1 MSM on the device.
 #pragma once
 
 #include <cuda_runtime_api.h>
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <random>
@@ -18,6 +19,18 @@
 #include "ff/encoding.hpp"
 
 namespace cuzk::bench {
+
+using Clock = std::chrono::steady_clock;
+
+inline double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// The median of `v` (the upper one of an even count).
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
 
 // Runs `probe()`; an exception becomes "cuzk-bench NAME: what" on stderr and exit status 1.
 template <class Probe>

@@ -15,15 +15,10 @@
 #include <thread>
 
 #include "cuda/fault_injection.hpp"
+#include "probe_support.hpp"
 
 namespace cuzk::bench {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 // A trap on a fresh stream; returns the error the synchronisation reports.
 cudaError_t trap() {
