@@ -20,8 +20,6 @@ namespace cuzk::groth16::bellperson {
 
 namespace {
 
-constexpr std::uint64_t kGenerator = 7;  // bellperson's multiplicative generator and coset shift
-
 poly::Domain<Fr> domain_of(std::size_t m) {
   if (m < 2 || !std::has_single_bit(m))
     throw Error("the domain size " + std::to_string(m) + " is not a power of two");
@@ -143,51 +141,46 @@ void check(const io::bellperson::Params& p, const Assignment& w) {
 
 namespace {
 
-// The quotient's m − 1 coefficients with constraint k placed at point ω^(step·k) of domain d: a, b, c are
-// interpolated, evaluated on the coset shift·ω^i, divided there by Z = shift^m − 1, and brought back.
-std::vector<Fr> quotient_on(const Assignment& w, const poly::Domain<Fr>& d, std::size_t step,
-                            const Fr& shift) {
+// The quotient's m − 1 coefficients, constraint k at point ω^k of domain d: a and b are
+// interpolated and evaluated on the coset shift·ω^i, where A·B is brought back to coefficients; c is only
+// interpolated. Six transforms, not seven: on the coset X^m = shift^m, so interpolating A·B there gives
+// A·B mod (X^m − shift^m) = C + (shift^m − 1)·h, a polynomial of degree < m (A·B − C = h·(X^m − 1)). Its
+// coefficients less C's, divided by shift^m − 1, are h's, and C never goes to the coset.
+std::vector<Fr> quotient_on(const Assignment& w, const poly::Domain<Fr>& d, const Fr& shift) {
   const std::size_t m = d.n;
-  auto coset_values = [&](std::span<const Fr> v) {
+  auto coefficients = [&](std::span<const Fr> v) {
     std::vector<Fr> x(m, Fr::zero());
-    for (std::size_t k = 0; k < v.size(); ++k) x[(step * k) & (m - 1)] = v[k];
+    std::copy(v.begin(), v.end(), x.begin());
     ntt::inverse(x.data(), d);  // coefficients of the interpolant
+    return x;
+  };
+  auto coset_values = [&](std::span<const Fr> v) {
+    std::vector<Fr> x = coefficients(v);
     ntt::coset_forward(x.data(), d, shift);
     return x;
   };
-  std::vector<Fr> a = coset_values(w.a);
-  const std::vector<Fr> b = coset_values(w.b), c = coset_values(w.c);
+  std::vector<Fr> ab = coset_values(w.a);
+  {
+    const std::vector<Fr> b = coset_values(w.b);
+    tbb::parallel_for(std::size_t(0), m, [&](std::size_t i) { ab[i] *= b[i]; });
+  }
+  ntt::coset_inverse(ab.data(), d, shift);  // C + (shift^m − 1)·h
+  const std::vector<Fr> c = coefficients(w.c);
   const Fr z_inv = (shift.pow(static_cast<std::uint64_t>(m)) - Fr::one()).inverse();
-  tbb::parallel_for(std::size_t(0), m, [&](std::size_t i) { a[i] = (a[i] * b[i] - c[i]) * z_inv; });
-  ntt::coset_inverse(a.data(), d, shift);
-  a.resize(m - 1);  // degree ≤ m − 2 when the constraints hold
-  return a;
+  tbb::parallel_for(std::size_t(0), m, [&](std::size_t i) { ab[i] = (ab[i] - c[i]) * z_inv; });
+  ab.resize(m - 1);  // degree ≤ m − 2 when the constraints hold
+  return ab;
 }
 
 }  // namespace
 
 std::vector<Fr> quotient(const Assignment& w, std::size_t m) {
-  return quotient_on(w, domain_of(m), 1, Fr::from_u64(kGenerator));
+  return quotient_on(w, domain_of(m), Fr::from_u64(kGenerator));
 }
 
-std::size_t snarkjs_position_step(std::size_t m) {
+std::vector<Fr> quotient_on_odd_coset(const Assignment& w, std::size_t m) {
   const auto d = domain_of(m);
-  const Fr w5 = poly::root_of_unity<Fr>(d.log_n);
-  // Discrete logarithm in a cyclic group of order 2^k, one bit at a time: with j's low bits known, the next
-  // bit is set when (ω7·ω5^−j)^(m/2^(b+1)) ≠ 1.
-  std::size_t j = 0;
-  for (std::size_t b = 0; b < d.log_n; ++b) {
-    const Fr rest = d.omega * w5.pow(static_cast<std::uint64_t>(m - j));
-    if (!rest.pow(static_cast<std::uint64_t>(m >> (b + 1))).is_one()) j |= std::size_t{1} << b;
-  }
-  if (w5.pow(static_cast<std::uint64_t>(j)) != d.omega) throw Error("no discrete logarithm of ω7 in base ω5");
-  return j;
-}
-
-std::vector<Fr> quotient_in_snarkjs_order(const Assignment& w, std::size_t m) {
-  const poly::Domain<Fr> d(static_cast<std::size_t>(std::countr_zero(m)));  // ω5, snarkjs's root
-  // The odd coset ω_2m·ω^i, as the snarkjs prover (and the GPU NTT) uses; Z is −2 there.
-  return quotient_on(w, d, snarkjs_position_step(m), poly::root_of_unity<Fr>(d.log_n + 1));
+  return quotient_on(w, d, poly::root_of_unity_from<Fr>(kGenerator, d.log_n + 1));
 }
 
 std::vector<Fr> a_query_scalars(const Assignment& w) {

@@ -72,12 +72,13 @@ void check_sizes(const io::bellperson::Params& params, std::size_t abc_size, std
 // The m − 1 coefficients of H = (A·B − C)/Z, m = params.h.size() + 1.
 std::vector<Fr> quotient(const Assignment& w, std::size_t m);
 
-// The same domain in snarkjs's order. Both roots generate the m-th roots of unity, so ω7 = ω5^j for one odd
-// j, and constraint k (at ω7^k) sits at position j·k mod m of the ω5 domain. Any NTT over ω5 (the GPU's)
-// gives bellperson's quotient once a, b and c are permuted this way: the quotient's coefficients do not
-// depend on the order of the points, nor on the coset.
-std::size_t snarkjs_position_step(std::size_t m);
-std::vector<Fr> quotient_in_snarkjs_order(const Assignment& w, std::size_t m);
+// bellperson's multiplicative generator: its powers make the key's domain (7^((r−1)/2^32) squared down), and
+// the CPU prover's coset shift.
+inline constexpr std::uint64_t kGenerator = 7;
+
+// The same quotient through the odd coset ω_2m·⟨ω_m⟩ of that domain (ω_2m the 2m-th root that squares to
+// ω_m), as the GPU prover computes it: the coefficients do not depend on the coset.
+std::vector<Fr> quotient_on_odd_coset(const Assignment& w, std::size_t m);
 
 Proof<Curve> prove(const io::bellperson::Params& params, const Assignment& w, const Fr& r, const Fr& s);
 

@@ -13,10 +13,10 @@ gpu::Footprint gpu_footprint(const io::bellperson::Params& params) {
   gpu::Footprint f;
   f.tables = m * sizeof(Fr);
   f.points = (n.h + n.l + n.a + n.b) * sizeof(io::bellperson::G1) + n.b * sizeof(io::bellperson::G2);
-  // The H stage holds two domain-sized vectors (A, then A·B and the quotient, beside B, then C) and a staging
-  // chunk for the uploads; the quotient's plain coefficients stay for the H MSM.
+  // The H stage holds two domain-sized vectors (A, then A·B and H's coefficients, beside B, then C); the
+  // uploads go straight into them. H's plain coefficients stay for the H MSM.
   const std::size_t plain = sizeof(Fr);  // a plain scalar has the size of a Montgomery one
-  const std::size_t h_stage = 2 * m * sizeof(Fr) + std::min(m, kAbcChunk) * sizeof(Fr);
+  const std::size_t h_stage = 2 * m * sizeof(Fr);
   const std::size_t workspace = gpu::msm_workspace(std::max(m, n.l));
   // [inputs, aux] goes up during the H MSM, then the witness-side MSMs take the split form: the A and B
   // queries gathered from it on the device, each classified (two 4-byte positions per value, and per value

@@ -9,9 +9,6 @@
 
 namespace cuzk::groth16::bellperson {
 
-// Values per staging chunk when the GPU prover uploads a, b, c from host memory (512 MiB).
-inline constexpr std::size_t kAbcChunk = std::size_t(1) << 24;
-
 // From the vectors' lengths (Params::lengths), so a verifying-only read sizes a key too.
 gpu::Footprint gpu_footprint(const io::bellperson::Params& params);
 

@@ -18,6 +18,7 @@
 #include "groth16/prover.hpp"
 #include "msm/gpu.hpp"
 #include "ntt/gpu.hpp"
+#include "poly/domain.hpp"
 
 namespace cuzk::groth16::bellperson::gpu {
 
@@ -32,13 +33,9 @@ unsigned blocks_for(std::size_t n) {
   return static_cast<unsigned>((n + kThreads - 1) / kThreads);
 }
 
-// out[(step·(first + i)) mod m] = in[i]: constraint first + i's value at point ω^(step·(first + i)), where
-// step (odd) maps bellperson's domain onto snarkjs's (bellperson::snarkjs_position_step); m is a power of
-// two.
-__global__ void scatter_kernel(const Fr* in, std::size_t n, std::size_t first, std::size_t step,
-                               std::size_t m, Fr* out) {
-  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (i < n) out[(step * (first + i)) & (m - 1)] = in[i];
+// log2 of the key's FFT domain m (h holds m − 1 points; ResidentKey checks that m is a power of two).
+std::size_t log_domain(const io::bellperson::Params& p) {
+  return static_cast<std::size_t>(std::countr_zero(p.h.size() + 1));
 }
 
 // a[i] ← a[i]·b[i]: A·B on the odd coset.
@@ -47,19 +44,15 @@ __global__ void mul_kernel(Fr* a, const Fr* b, std::size_t m) {
   if (i < m) a[i] = a[i] * b[i];
 }
 
-// ab[i] ← (ab[i] − c[i])·z_inv on the odd coset, where Z(x) = x^m − 1 is the constant −2.
-__global__ void quotient_kernel(Fr* ab, const Fr* c, std::size_t m, Fr z_inv) {
-  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (i < m) ab[i] = (ab[i] - c[i]) * z_inv;
-}
-
-// After the inverse NTT of odd-coset values: coefficient i times ω_2m^−i (= −ω_2m^(m−i) for i > 0), then out
-// of Montgomery form for the MSM, where the values lie (a thread reads its element before writing it).
-__global__ void uncoset_plain_kernel(Fr* a, const Fr* omega2m_powers, std::size_t m) {
+// After the inverse NTTs: d holds the coefficients of A·B interpolated on the odd coset, each times ω_2m^i
+// (= D_i·ω_2m^i), c those of C. There X^m = ω_2m^m = −1, so D = A·B mod (X^m + 1) = C − 2h (A·B − C = h·Z
+// with Z = X^m − 1): h_i = (D_i − C_i)·z_inv with z_inv = (−2)^−1, and C never goes to the coset (six NTTs,
+// not seven). Then out of Montgomery form for the MSM, in d (a thread reads its elements before writing).
+__global__ void quotient_plain_kernel(Fr* d, const Fr* c, const Fr* omega2m_powers, std::size_t m, Fr z_inv) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i >= m) return;
-  const Fr x = i == 0 ? a[0] : -(a[i] * omega2m_powers[m - i]);
-  reinterpret_cast<ff::BigInt<4>*>(a)[i] = x.to_int();
+  const Fr di = i == 0 ? d[0] : -(d[i] * omega2m_powers[m - i]);  // ω_2m^−i = −ω_2m^(m−i)
+  reinterpret_cast<ff::BigInt<4>*>(d)[i] = ((di - c[i]) * z_inv).to_int();
 }
 
 // A host vector on the device; `temporary`: stream-ordered, for the proof in progress (the key's points
@@ -259,7 +252,7 @@ struct ResidentKey::Impl {
 
   Impl(const io::bellperson::Params& p, cudaStream_t stream, Plan wanted)
       : plan(wanted == Plan::kResident ? Plan::kResident : Plan::kStreamed),
-        tables(static_cast<std::size_t>(std::countr_zero(p.h.size() + 1)), stream) {
+        tables(log_domain(p), poly::root_of_unity_from<Fr>(kGenerator, log_domain(p) + 1), stream) {
     if (plan == Plan::kResident) {
       points.emplace(Points{on_device(p.h, stream), on_device(p.l, stream), on_device(p.a, stream),
                             on_device(p.b_g1, stream), on_device(p.b_g2, stream)});
@@ -309,35 +302,23 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   const auto& k = key.impl();
   const auto* pts = k.points ? &*k.points : nullptr;
   const std::size_t m = p.h.size() + 1;
-  // H with two domain-sized buffers: a, b and c go up one at a time (pre-staged, or from the assignment
-  // through a staging chunk), each scattered to snarkjs's positions (a host-side permutation was a 12.9 GB
-  // buffer and a serial pass at PoRep scale) and taken to the odd coset, folded into the first buffer as they
-  // come: 2m + a chunk at the peak (12.9 GB with the tables at 2^27, so 16 GiB cards prove 32 GiB PoRep), not
-  // 4m.
-  const std::size_t j = snarkjs_position_step(m), n = w.a.size();  // check() saw b and c of the same size
+  // H with two domain-sized buffers: a, b and c go up one at a time (pre-staged, or from the assignment),
+  // each to the first n points of bellperson's own domain (the key's tables are made for its root), and are
+  // taken to the odd coset, folded into the first buffer as they come: 2m at the peak (8.6 GB beside 4.3 GB
+  // of tables at 2^27, so 16 GiB cards prove 32 GiB PoRep), not 4m.
+  const std::size_t n = w.a.size();  // check() saw b and c of the same size
   if (prestaged_abc && prestaged_abc->size() != 3 * n)
     throw Error("the pre-staged a, b, c do not match the assignment");
-  const std::size_t chunk = std::min(n, kAbcChunk);
-  cuda::DeviceBuffer<Fr> staging(prestaged_abc ? 0 : chunk, stream);
   cuda::StagedUpload up;  // from pageable memory at page-locked speed
-  // Stage "abc": vector `which` of a, b, c in `out`, at snarkjs's positions, zeros elsewhere.
-  auto load = [&](unsigned which, Fr* out) {
+  // Stage "abc": vector `which` of a, b, c in `out`, zeros after it.
+  auto load = [&](unsigned which, cuda::DeviceBuffer<Fr>& out) {
     StageTimer t(timings, "abc");
-    CUZK_CUDA_CHECK(cudaMemsetAsync(out, 0, m * sizeof(Fr), stream));
-    auto scatter = [&](const Fr* values, std::size_t first, std::size_t count) {
-      scatter_kernel<<<blocks_for(count), kThreads, 0, stream>>>(values, count, first, j, m, out);
-      cuda::check_last_launch("bellperson scatter_kernel");
-    };
-    if (prestaged_abc) {
-      if (n > 0) scatter(prestaged_abc->data() + which * n, 0, n);
-    } else {
-      const Fr* v = (which == 0 ? w.a : which == 1 ? w.b : w.c).data();
-      for (std::size_t first = 0; first < n; first += chunk) {
-        const std::size_t count = std::min(chunk, n - first);
-        up.upload(staging, v + first, count, stream);  // after the previous chunk's scatter, in stream order
-        scatter(staging.data(), first, count);
-      }
-    }
+    if (prestaged_abc)
+      CUZK_CUDA_CHECK(cudaMemcpyAsync(out.data(), prestaged_abc->data() + which * n, n * sizeof(Fr),
+                                      cudaMemcpyDeviceToDevice, stream));
+    else
+      up.upload(out, (which == 0 ? w.a : which == 1 ? w.b : w.c).data(), n, stream);
+    CUZK_CUDA_CHECK(cudaMemsetAsync(out.data() + n, 0, (m - n) * sizeof(Fr), stream));
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   };
   // [inputs, aux] (the split MSMs' scalars) go up on a copy stream while the GPU works. With resident points
@@ -351,14 +332,14 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   if (pts && prestaged_abc) upload.emplace(w, stream);
   const Fr z_inv = (-Fr::from_u64(2)).inverse();
   cuda::DeviceBuffer<Fr> d_q(m, stream),
-      d_t(m, stream);  // d_q: A, A·B, the quotient, then H's plain coefficients
-  load(0, d_q.data());
+      d_t(m, stream);  // d_q: A, A·B, then H's plain coefficients; d_t: B, then C's coefficients
+  load(0, d_q);
   {
     StageTimer t(timings, "h");
     ntt::gpu::to_odd_coset(d_q.data(), 1, k.tables, stream);
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
-  load(1, d_t.data());
+  load(1, d_t);
   {
     StageTimer t(timings, "h");
     ntt::gpu::to_odd_coset(d_t.data(), 1, k.tables, stream);
@@ -366,17 +347,15 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     cuda::check_last_launch("bellperson mul_kernel");
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
-  load(2, d_t.data());
-  staging.reset();
+  load(2, d_t);
   if (prestaged_abc) prestaged_abc->reset();
   {
     StageTimer t(timings, "h");
-    ntt::gpu::to_odd_coset(d_t.data(), 1, k.tables, stream);
-    quotient_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_q.data(), d_t.data(), m, z_inv);
-    cuda::check_last_launch("bellperson quotient_kernel");
-    ntt::gpu::inverse(d_q.data(), k.tables, stream);
-    uncoset_plain_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_q.data(), k.tables.omega2n_powers(), m);
-    cuda::check_last_launch("bellperson uncoset_plain_kernel");
+    ntt::gpu::inverse(d_t.data(), k.tables, stream);  // C's coefficients
+    ntt::gpu::inverse(d_q.data(), k.tables, stream);  // A·B's on the odd coset
+    quotient_plain_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_q.data(), d_t.data(),
+                                                                  k.tables.omega2n_powers(), m, z_inv);
+    cuda::check_last_launch("bellperson quotient_plain_kernel");
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
   d_t.reset();

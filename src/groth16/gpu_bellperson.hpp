@@ -1,6 +1,6 @@
 // bellperson (Filecoin) proofs on the GPU: the same values as groth16::bellperson::prove, byte for byte with
-// the same r and s. H runs on the GPU NTT over snarkjs's domain (a, b, c permuted by
-// bellperson::snarkjs_position_step, odd coset), then back to coefficients; the five MSMs run on the GPU
+// the same r and s. H runs on the GPU NTT over the key's own domain and its odd coset (six NTTs: a and b to
+// the coset, A·B back, c only to coefficients); the five MSMs run on the GPU
 // over the key's points, resident on the device or streamed from page-locked host memory
 // (bellperson_plan.hpp).
 #pragma once

@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "cuda/error.hpp"
@@ -418,11 +420,17 @@ void dit(Fr* data, std::size_t count, const Tables<Fr>& t, bool inv, Load mode, 
 
 template <class Fr>
 Tables<Fr>::Tables(std::size_t log_n, cudaStream_t stream)
+    : Tables(log_n, poly::root_of_unity<Fr>(log_n + 1), stream) {}
+
+template <class Fr>
+Tables<Fr>::Tables(std::size_t log_n, const Fr& g, cudaStream_t stream)
     : log_n_(log_n),
       powers_(std::size_t(1) << log_n),
       n_inv_(Fr::from_u64(std::size_t(1) << log_n).inverse()) {
   const std::size_t n = std::size_t(1) << log_n;
-  const Fr g = poly::root_of_unity<Fr>(log_n + 1);
+  // Order exactly 2N: g^N = −1 (then g^2N = 1, and no smaller power of two is 1).
+  if (g.pow(static_cast<std::uint64_t>(n)) != -Fr::one())
+    throw std::invalid_argument("NTT tables: the root given has not order 2^" + std::to_string(log_n + 1));
   const unsigned lb = static_cast<unsigned>(std::min<std::size_t>(log_n, 10));
   const std::size_t small_n = std::size_t(1) << lb, big_n = n >> lb;
   std::vector<Fr> small(small_n), big(big_n);

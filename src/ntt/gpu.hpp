@@ -9,7 +9,9 @@
 // its n^-1 into the first pass' loads.
 //
 // All twiddles come from one table per domain: T[i] = ω_2N^i for i < N. Then ω_N^e = T[2e],
-// ω_N^-e = -T[N - 2e] (as ω_2N^N = -1), and T itself holds the odd-coset shift powers.
+// ω_N^-e = -T[N - 2e] (as ω_2N^N = -1), and T itself holds the odd-coset shift powers. ω_2N is snarkjs's
+// root (5-based) unless the tables are made for another: bellperson's keys fix a 7-based domain, and
+// taking its root saves the permutation of a, b, c onto snarkjs's points.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -25,6 +27,8 @@ template <class Fr>
 class Tables {
  public:
   Tables(std::size_t log_n, cudaStream_t stream);
+  // With ω_2N = `root_2n`, which must have order exactly 2N (std::invalid_argument otherwise).
+  Tables(std::size_t log_n, const Fr& root_2n, cudaStream_t stream);
   std::size_t log_n() const { return log_n_; }
   std::size_t n() const { return std::size_t(1) << log_n_; }
   const Fr* omega2n_powers() const { return powers_.data(); }

@@ -1,6 +1,7 @@
 // GPU NTT against the CPU NTT on random vectors, both scalar fields, several sizes: every size up to
 // 2^12 (one multi-stage pass up to 2^10, then two), and larger ones whose log is no multiple of the pass
-// size (2^17 = 9 + 8, 2^19 = 10 + 9, 2^21 = 7 + 7 + 7 stages).
+// size (2^17 = 9 + 8, 2^19 = 10 + 9, 2^21 = 7 + 7 + 7 stages). Tables made for another root (as for
+// bellperson's 7-based domain) give that domain's transforms; a root of the wrong order is refused.
 #include <gtest/gtest.h>
 
 #include "ec/bls12_381.hpp"
@@ -61,6 +62,37 @@ TYPED_TEST(NttGpuTest, OddCosetOfThreeVectorsMatchesCpu) {
           << "vector " << k << " at 2^" << log_n;
     }
   }
+}
+
+// bellperson's keys fix the domain of 7's roots; here another primitive 2N-th root, ω_2N³ (an odd power: also
+// of order 2N), on both fields. The tables for it transform on its domain: forward, inverse and the odd
+// coset, against the CPU on the same domain.
+TYPED_TEST(NttGpuTest, TablesForAnotherRootTransformOnItsDomain) {
+  CUZK_REQUIRE_GPU();
+  using Fr = TypeParam;
+  for (std::size_t log_n : {1u, 4u, 11u, 17u, 21u}) {
+    const Fr root_2n = poly::root_of_unity<Fr>(log_n + 1).pow(3);
+    const poly::Domain<Fr> d(log_n, root_2n.sqr());
+    ntt::gpu::Tables<Fr> tables(log_n, root_2n, nullptr);
+    auto v = test::random_field_vector<Fr>(d.n, 300 + log_n);
+    auto dv = test::to_device(v);
+    ntt::gpu::forward(dv.data(), tables, nullptr);
+    auto expect = v;
+    ntt::forward(expect.data(), d);
+    ASSERT_EQ(test::to_host(dv), expect) << "forward 2^" << log_n;
+    auto w = test::random_field_vector<Fr>(d.n, 400 + log_n);
+    auto dw = test::to_device(w);
+    ntt::gpu::inverse(dw.data(), tables, nullptr);
+    auto w_inv = w;
+    ntt::inverse(w_inv.data(), d);
+    ASSERT_EQ(test::to_host(dw), w_inv) << "inverse 2^" << log_n;
+    dw = test::to_device(w);
+    ntt::gpu::to_odd_coset(dw.data(), 1, tables, nullptr);
+    ntt::coset_forward(w_inv.data(), d, root_2n);
+    ASSERT_EQ(test::to_host(dw), w_inv) << "odd coset 2^" << log_n;
+  }
+  // ω_N itself has order N, not 2N.
+  EXPECT_THROW(ntt::gpu::Tables<Fr>(5, poly::root_of_unity<Fr>(5), nullptr), std::invalid_argument);
 }
 
 }  // namespace
