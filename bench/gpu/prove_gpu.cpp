@@ -53,7 +53,8 @@ void bench_prove(int log_n, int reps, cudaStream_t stream) {
   const bool ok = groth16::verify(pk.verifying_key(), pub, proof).valid;
   std::printf("| prove %-10s | 2^%-2d | %10.2f | %s |", Curve::display_name, log_n, median(totals),
               ok ? "verified" : "INVALID");
-  for (const auto& name : {"abc", "h", "classify", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_h", "assemble"})
+  for (const auto& name :
+       {"abc", "h", "classify", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_tails", "msm_h", "assemble"})
     std::printf(" %s=%.1f", name, median(stages[name]));
   std::printf("\n");
   std::fflush(stdout);

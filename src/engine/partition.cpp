@@ -602,7 +602,7 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
        << " ntt_msm_h_ms=" << stage_sum(r.stages, {"h", "msm_h"})
        << " batch_add_ms=" << r.stages.detail("batch_add") << " tail_msm_ms=" << r.stages.detail("tail_msm")
        << " split_msm_ms="
-       << stage_sum(r.stages, {"classify", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_streamed"})
+       << stage_sum(r.stages, {"classify", "msm_a", "msm_b1", "msm_b2", "msm_c", "msm_tails", "msm_streamed"})
        << " gpu_wait_ms=" << r.stages.detail("gpu_wait")
        << " gpu_total_ms=" << (ran_on_gpu ? r.prove_ms : 0.0) << " verify_ms=" << r.verify_ms
        << " total_ms=" << ms_between(t0, Clock::now());

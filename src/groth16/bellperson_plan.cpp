@@ -32,6 +32,8 @@ gpu::Footprint gpu_footprint(const io::bellperson::Params& params) {
                                      2 * slice_points * sizeof(io::bellperson::G2);
   f.proof = std::max({h_stage, h_msm, streamed_split}) + workspace;
   // Resident points: both queries and the aux values classified at once.
+  // (The A query keeps no list of its other values: each aux value's A point, a 4-byte index as large, takes
+  // its place, as the A and L tails share one sort.)
   const std::size_t split_stage = (inputs + n.l + queries) * plain +
                                   (queries + n.l) * 2 * sizeof(std::uint32_t) +
                                   3 * std::max(inputs + n.l, n.a);

@@ -1,7 +1,12 @@
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
 #include <algorithm>
 #include <bit>
+#include <cub/device/device_scan.cuh>
 #include <future>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
@@ -106,11 +111,46 @@ cuda::DeviceBuffer<Fr> select_query(const Fr* d_w, std::size_t n_in, const std::
   return out;
 }
 
+// Bit i of bellperson density words, as a scan's input.
+struct DensityBit {
+  const std::uint64_t* words;
+  __host__ __device__ std::uint32_t operator()(std::size_t i) const {
+    return static_cast<std::uint32_t>((words[i / 64] >> (i % 64)) & 1);
+  }
+};
+
+// map[i] ← n_in + map[i] (aux value i's rank among those in the A query) where a_aux has bit i, else
+// kNoPoint.
+__global__ void a_point_map_kernel(const std::uint64_t* a_aux, std::size_t n_aux, std::size_t n_in,
+                                   std::uint32_t* map) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i >= n_aux) return;
+  map[i] = DensityBit{a_aux}(i) ? static_cast<std::uint32_t>(n_in + map[i]) : msm::gpu::kNoPoint;
+}
+
+// For every aux value, its point in the A query (every input first, then the aux values set in a_aux), or
+// kNoPoint: how the A query's sum reads the aux values' sort (pippenger_shared).
+cuda::DeviceBuffer<std::uint32_t> a_point_map(const std::uint64_t* a_aux, std::size_t n_aux, std::size_t n_in,
+                                              cudaStream_t stream) {
+  cuda::DeviceBuffer<std::uint32_t> map(n_aux, stream);
+  if (n_aux == 0) return map;
+  const auto bits =
+      thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), DensityBit{a_aux});
+  std::size_t temp_bytes = 0;
+  CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, bits, map.data(), n_aux, stream));
+  cuda::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream);
+  CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, bits, map.data(), n_aux, stream));
+  a_point_map_kernel<<<blocks_for(n_aux), kThreads, 0, stream>>>(a_aux, n_aux, n_in, map.data());
+  cuda::check_last_launch("bellperson a_point_map_kernel");
+  return map;
+}
+
 // The scalars of the witness-side MSMs, on the device and classified for the split form (zeros skipped,
 // ones batch-added): the A and B queries gathered from [inputs, aux], and the aux values (L).
 struct WitnessScalars {
   cuda::DeviceBuffer<Fr> w, a, b;  // plain integers once classified
   groth16::gpu::WitnessClasses a_classes, b_classes, aux_classes;
+  cuda::DeviceBuffer<std::uint32_t> a_of_aux;  // aux value i → its A query point, or msm::gpu::kNoPoint
   std::size_t n_in = 0;
   const ff::BigInt<4>* aux() const { return reinterpret_cast<const ff::BigInt<4>*>(w.data() + n_in); }
   const ff::BigInt<4>* plain(const cuda::DeviceBuffer<Fr>& v) const {
@@ -203,9 +243,11 @@ WitnessScalars classify_witness(const io::bellperson::Params& p, const Assignmen
   s.a = d.a_query(p, stream);
   s.b = d.b_query(p, stream);
   s.w = std::move(d.w);
-  s.a_classes = groth16::gpu::classify(s.a.data(), s.a.size(), stream);
+  // The A query's ones only: its other values are the aux's (in the sort shared with L) and the inputs'.
+  s.a_classes = groth16::gpu::classify(s.a.data(), s.a.size(), stream, /*others=*/false);
   s.b_classes = groth16::gpu::classify(s.b.data(), s.b.size(), stream);
   s.aux_classes = groth16::gpu::classify(s.w.data() + s.n_in, w.aux.size(), stream);
+  s.a_of_aux = a_point_map(d.a_aux.data(), w.aux.size(), s.n_in, stream);
   for (auto* v : {&s.w, &s.a, &s.b}) groth16::gpu::to_plain_in_place(v->data(), v->size(), stream);
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   return s;
@@ -291,6 +333,40 @@ ResidentKey::ResidentKey(const io::bellperson::Params& params, cudaStream_t stre
 
 ResidentKey::~ResidentKey() = default;
 
+namespace {
+
+// The A and L queries' sums over the aux values other than 0 and 1 (37 M of 130 M at 32 GiB PoRep): the same
+// scalars, so one sort of their digits serves both (pippenger_shared), the A query's points read through
+// ws.a_of_aux. Separately each took ~200 ms of a 2^27 partition, ~20 of them for digits and sort. Stage
+// msm_tails, detail tail_msm.
+std::pair<ec::Jacobian<G1>, ec::Jacobian<G1>> a_and_l_tails(const ResidentKey::Impl::Points& pts,
+                                                            const WitnessScalars& ws, cudaStream_t stream,
+                                                            StageTimings* timings) {
+  StageTimer t(timings, "msm_tails");
+  const msm::gpu::PointSet<G1> sets[] = {{pts.l.data(), nullptr}, {pts.a.data(), ws.a_of_aux.data()}};
+  const auto sums =
+      groth16::gpu::tails_sum<G1, 4>(std::span(sets), ws.aux(), ws.aux_classes, stream, timings);
+  return {sums[1], sums[0]};
+}
+
+// The rest of the A query's sum: its ones (inputs and aux) batch-added, and its inputs' other values (at most
+// the few public inputs, found on the host) through a small Pippenger.
+ec::Jacobian<G1> a_ones_and_inputs(const ResidentKey::Impl::Points& pts, const WitnessScalars& ws,
+                                   const Assignment& w, cudaStream_t stream, StageTimings* timings) {
+  ec::Jacobian<G1> sum = groth16::gpu::ones_sum(pts.a.data(), ws.a_classes, stream, timings);
+  std::vector<std::uint32_t> inputs;  // positions in the A query: the inputs come first
+  for (std::size_t j = 0; j < w.inputs.size(); ++j)
+    if (!w.inputs[j].is_zero() && !w.inputs[j].is_one()) inputs.push_back(static_cast<std::uint32_t>(j));
+  if (!inputs.empty()) {
+    cuda::DeviceBuffer<std::uint32_t> d(inputs.size(), stream);
+    d.upload(inputs.data(), inputs.size(), stream);
+    sum += msm::gpu::pippenger<G1, 4>(pts.a.data(), ws.plain(ws.a), inputs.size(), stream, d.data());
+  }
+  return sum;
+}
+
+}  // namespace
+
 Plan ResidentKey::plan() const {
   return impl_->plan;
 }
@@ -371,9 +447,10 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   if (pts) {
     // Resident points: the witness-side MSMs take the split form, on scalars gathered on the device.
     const WitnessScalars ws = classify_witness(p, w, *upload, stream, timings);
+    const auto [a_tail, l_tail] = a_and_l_tails(*pts, ws, stream, timings);
     {
-      StageTimer t(timings, "msm_a");
-      res.a = groth16::gpu::split_msm<G1>(pts->a.data(), ws.plain(ws.a), ws.a_classes, stream, timings);
+      StageTimer t(timings, "msm_a");  // the ones, and the inputs' other values: the aux's are in a_tail
+      res.a = a_tail + a_ones_and_inputs(*pts, ws, w, stream, timings);
     }
     {
       StageTimer t(timings, "msm_b1");
@@ -384,8 +461,8 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
       res.b2 = groth16::gpu::split_msm<G2>(pts->b_g2.data(), ws.plain(ws.b), ws.b_classes, stream, timings);
     }
     {
-      StageTimer t(timings, "msm_c");  // L over the aux assignment: the C query's private part
-      res.c += groth16::gpu::split_msm<G1>(pts->l.data(), ws.aux(), ws.aux_classes, stream, timings);
+      StageTimer t(timings, "msm_c");  // L over the aux assignment (the C query's private part): its ones
+      res.c += l_tail + groth16::gpu::ones_sum(pts->l.data(), ws.aux_classes, stream, timings);
     }
   } else {
     // Streamed points: the same split form, one query at a time (a 16 GiB card holds one query's scalars and

@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "cuda/device_buffer.hpp"
 #include "cuda/error.hpp"
@@ -159,6 +160,12 @@ __global__ void abc_kernel(const std::uint32_t* start, std::size_t n, const std:
   c[row] = sa * sb;
 }
 
+// map[i] = i − skip for the private wires (their C points), kNoPoint for ONE and the public inputs.
+__global__ void private_wire_map_kernel(std::size_t n_vars, std::size_t skip, std::uint32_t* map) {
+  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i < n_vars) map[i] = i >= skip ? static_cast<std::uint32_t>(i - skip) : msm::gpu::kNoPoint;
+}
+
 // h[i] = a[i]·b[i] - c[i], written as a plain integer (MSM scalar form) in place of a[i].
 template <class Fr>
 __global__ void h_kernel(Fr* a, const Fr* b, const Fr* c, std::size_t n) {
@@ -266,11 +273,17 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const ResidentKey<Curve>& key,
     cuda::check_last_launch("groth16 to_plain_kernel");
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
-  std::optional<WitnessClasses> all, priv;  // the split MSMs' classification (resident points only)
+  std::optional<WitnessClasses> all, priv;      // the split MSMs' classification (resident points only)
+  cuda::DeviceBuffer<std::uint32_t> c_of_wire;  // resident: wire i → its C point i − skip, or kNoPoint
   if (k.points) {
     StageTimer t(timings, "classify");
     all.emplace(classify(wm.data(), pk.n_vars, stream));
-    priv.emplace(classify(wm.data() + skip, pk.n_vars - skip, stream));
+    // C's ones only: its other values are read from the sort shared with A and B1, through c_of_wire.
+    priv.emplace(classify(wm.data() + skip, pk.n_vars - skip, stream, /*others=*/false));
+    c_of_wire = cuda::DeviceBuffer<std::uint32_t>(pk.n_vars, stream);
+    private_wire_map_kernel<<<blocks_for(pk.n_vars), kThreads, 0, stream>>>(pk.n_vars, skip,
+                                                                            c_of_wire.data());
+    cuda::check_last_launch("groth16 private_wire_map_kernel");
   }
   wm.reset();
   {
@@ -307,13 +320,20 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const ResidentKey<Curve>& key,
     return assemble(pk, m, r, s);
   }
   const auto& p = *k.points;
+  std::vector<ec::Jacobian<G1>> tails;  // A, B1 and C over the witness values other than 0 and 1: one sort
+  {
+    StageTimer t(timings, "msm_tails");
+    const msm::gpu::PointSet<G1> sets[] = {
+        {p.a.data(), nullptr}, {p.b1.data(), nullptr}, {p.c.data(), c_of_wire.data()}};
+    tails = tails_sum<G1>(std::span(sets), w.data(), *all, stream, timings);
+  }
   {
     StageTimer t(timings, "msm_a");
-    m.a = split_msm<G1>(p.a.data(), w.data(), *all, stream, timings);
+    m.a = tails[0] + ones_sum(p.a.data(), *all, stream, timings);
   }
   {
     StageTimer t(timings, "msm_b1");
-    m.b1 = split_msm<G1>(p.b1.data(), w.data(), *all, stream, timings);
+    m.b1 = tails[1] + ones_sum(p.b1.data(), *all, stream, timings);
   }
   {
     StageTimer t(timings, "msm_b2");
@@ -321,7 +341,7 @@ Proof<Curve> prove(const ProvingKey<Curve>& pk, const ResidentKey<Curve>& key,
   }
   {
     StageTimer t(timings, "msm_c");
-    m.c = split_msm<G1>(p.c.data(), w.data() + skip, *priv, stream, timings);
+    m.c = tails[2] + ones_sum(p.c.data(), *priv, stream, timings);
   }
   {
     StageTimer t(timings, "msm_h");

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdint>
 #include <cub/device/device_select.cuh>
+#include <span>
+#include <vector>
 
 #include "cuda/device_buffer.hpp"
 #include "cuda/error.hpp"
@@ -88,11 +90,11 @@ std::size_t select_flagged(In in, const std::uint8_t* flags, Out* out, std::size
 }
 
 // `d_w` in Montgomery form (field elements) or plain (ff::BigInt). Waits for the stream: the counts size the
-// MSMs.
+// MSMs. `others` false: the ones only (no list of the others, n_others 0).
 template <class Fr>
-WitnessClasses classify(const Fr* d_w, std::size_t count, cudaStream_t stream) {
+WitnessClasses classify(const Fr* d_w, std::size_t count, cudaStream_t stream, bool others = true) {
   WitnessClasses out{cuda::DeviceBuffer<std::uint32_t>(count, stream),
-                     cuda::DeviceBuffer<std::uint32_t>(count, stream)};
+                     cuda::DeviceBuffer<std::uint32_t>(others ? count : 0, stream)};
   if (count == 0) return out;
   cuda::DeviceBuffer<std::uint8_t> is_one(count, stream), is_other(count, stream);
   flag_classes_kernel<Fr><<<split_detail::blocks_for(count), split_detail::kThreads, 0, stream>>>(
@@ -100,8 +102,38 @@ WitnessClasses classify(const Fr* d_w, std::size_t count, cudaStream_t stream) {
   cuda::check_last_launch("groth16 flag_classes_kernel");
   const thrust::counting_iterator<std::uint32_t> positions(0);
   out.n_ones = select_flagged(positions, is_one.data(), out.ones.data(), count, stream);
-  out.n_others = select_flagged(positions, is_other.data(), out.others.data(), count, stream);
+  if (others) out.n_others = select_flagged(positions, is_other.data(), out.others.data(), count, stream);
   return out;
+}
+
+// Milliseconds since t0, for the split MSMs' details.
+inline double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Σ over the ones of `classes` (a batch addition), timed as the detail batch_add.
+template <class Cfg>
+ec::Jacobian<Cfg> ones_sum(const ec::Affine<Cfg>* d_points, const WitnessClasses& classes,
+                           cudaStream_t stream, StageTimings* timings) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto sum = classes.n_ones > 0
+                       ? msm::gpu::batch_add<Cfg>(d_points, classes.n_ones, stream, classes.ones.data())
+                       : ec::Jacobian<Cfg>::infinity();
+  if (timings) timings->add_detail("batch_add", ms_since(t0));
+  return sum;
+}
+
+// The sums over the other values of `classes` (neither 0 nor 1) for several point sets with the same scalars
+// (msm::gpu::pippenger_shared: one sort of their digits for all), timed as the detail tail_msm. One per set.
+template <class Cfg, std::size_t N>
+std::vector<ec::Jacobian<Cfg>> tails_sum(std::span<const msm::gpu::PointSet<Cfg>> sets,
+                                         const ff::BigInt<N>* d_scalars, const WitnessClasses& classes,
+                                         cudaStream_t stream, StageTimings* timings) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto sums =
+      msm::gpu::pippenger_shared<Cfg, N>(sets, d_scalars, classes.n_others, stream, classes.others.data());
+  if (timings) timings->add_detail("tail_msm", ms_since(t0));
+  return sums;
 }
 
 // Σ k_i·P_i over a witness-shaped vector: batch-add the ones, Pippenger the rest. Adds the two parts' times
@@ -110,18 +142,11 @@ template <class Cfg, std::size_t N>
 ec::Jacobian<Cfg> split_msm(const ec::Affine<Cfg>* d_points, const ff::BigInt<N>* d_scalars,
                             const WitnessClasses& classes, cudaStream_t stream, StageTimings* timings) {
   // Both calls return after their stream work (the results come back to the host), so wall time is GPU time.
+  ec::Jacobian<Cfg> acc = ones_sum<Cfg>(d_points, classes, stream, timings);
   const auto t0 = std::chrono::steady_clock::now();
-  ec::Jacobian<Cfg> acc = ec::Jacobian<Cfg>::infinity();
-  if (classes.n_ones > 0)
-    acc += msm::gpu::batch_add<Cfg>(d_points, classes.n_ones, stream, classes.ones.data());
-  const auto t1 = std::chrono::steady_clock::now();
   if (classes.n_others > 0)
     acc += msm::gpu::pippenger<Cfg, N>(d_points, d_scalars, classes.n_others, stream, classes.others.data());
-  if (timings) {
-    const auto t2 = std::chrono::steady_clock::now();
-    timings->add_detail("batch_add", std::chrono::duration<double, std::milli>(t1 - t0).count());
-    timings->add_detail("tail_msm", std::chrono::duration<double, std::milli>(t2 - t1).count());
-  }
+  if (timings) timings->add_detail("tail_msm", ms_since(t0));
   return acc;
 }
 

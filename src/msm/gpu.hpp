@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "ec/point.hpp"
@@ -38,6 +39,25 @@ struct Options {
 template <class C, std::size_t N>
 ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_scalars, std::size_t n,
                           cudaStream_t stream, const std::uint32_t* d_index = nullptr, Options opt = {});
+
+// A point set for pippenger_shared: device points, and optionally a device map from the scalars' positions
+// to this set's points (kNoPoint where the set has none: that scalar adds nothing to this set's sum).
+inline constexpr std::uint32_t kNoPoint = 0x7fffffffu;  // above any position: positions are below 2^31
+template <class C>
+struct PointSet {
+  const ec::Affine<C>* points = nullptr;
+  const std::uint32_t* map = nullptr;
+};
+
+// Σ scalars[k]·sets[j].points[map_j(k)] for every set j (over index[k] as in pippenger when `index` is
+// given), resident points only. The digits and their sort are made once for all sets, each set accumulating
+// its own buckets: a bellperson proof's A and L queries have the same aux scalars. The first set has no map
+// (std::invalid_argument otherwise); the window is chosen so that every set's buckets fit. One sum per set.
+template <class C, std::size_t N>
+std::vector<ec::Jacobian<C>> pippenger_shared(std::span<const PointSet<C>> sets,
+                                              const ff::BigInt<N>* d_scalars, std::size_t n,
+                                              cudaStream_t stream, const std::uint32_t* d_index = nullptr,
+                                              Options opt = {});
 
 // The same sum with the points in host memory, for point sets that do not fit in device memory: slices
 // of points are uploaded into two device buffers on a copy stream while the previous slice accumulates.

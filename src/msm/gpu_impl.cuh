@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cub/device/device_radix_sort.cuh>
+#include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
@@ -121,11 +123,14 @@ inline std::size_t segments_of(std::size_t entries, unsigned log_seg) {
 template <class C>
 inline constexpr unsigned kAccumulateMinBlocks = sizeof(ec::Affine<C>) <= 96 ? 3 : 1;
 
+//
+// `map` (null: none) takes an entry's point index to the point set's own (kNoPoint: the set has no point
+// there, and the entry adds nothing): several point sets accumulate over one sort of the same scalars.
 template <class C>
 __global__ void __launch_bounds__(kThreads, kAccumulateMinBlocks<C>)
-    accumulate_kernel(const ec::Affine<C>* points, std::size_t point_offset, const std::uint32_t* keys,
-                      const std::uint32_t* vals, std::size_t total, std::uint32_t skip, unsigned log_seg,
-                      Xyzz<C>* partial, Xyzz<C>* head, Xyzz<C>* tail) {
+    accumulate_kernel(const ec::Affine<C>* points, std::size_t point_offset, const std::uint32_t* map,
+                      const std::uint32_t* keys, const std::uint32_t* vals, std::size_t total,
+                      std::uint32_t skip, unsigned log_seg, Xyzz<C>* partial, Xyzz<C>* head, Xyzz<C>* tail) {
   const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   const std::size_t begin = t << log_seg, seg = std::size_t(1) << log_seg;
   if (begin >= total) return;
@@ -155,7 +160,12 @@ __global__ void __launch_bounds__(kThreads, kAccumulateMinBlocks<C>)
       acc = Xyzz<C>::infinity();
     }
     const std::uint32_t v = vals[p];
-    ec::Affine<C> pt = points[(v & ~kSignBit) - point_offset];
+    std::uint32_t i = v & ~kSignBit;
+    if (map) {
+      i = map[i];
+      if (i == kNoPoint) continue;
+    }
+    ec::Affine<C> pt = points[i - point_offset];
     if (v & kSignBit) pt = -pt;
     acc = acc.add_affine(pt);
   }
@@ -294,11 +304,15 @@ ec::Jacobian<C> batch_add(const ec::Affine<C>* d_points, std::size_t n, cudaStre
 // `on_slice(slice, base, offset, stream)` runs once per slice while its points are available (point i at
 // base[i - offset]): the streamed split MSM batch-adds the slice's ones there, so the points go up once.
 // Each slice is sorted and accumulated `group_windows` windows at a time (0: all of them).
+//
+// `more` (resident only): further point sets summed over the same scalars and the same sort, each into
+// buckets of its own; their sums follow the first one's in the result.
 template <class C, std::size_t N, class Points, class OnSlice = NoSliceWork>
-ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
-                               const std::vector<Slice>& slices, cudaStream_t stream,
-                               const std::uint32_t* d_index, Options opt, OnSlice&& on_slice = {},
-                               std::size_t group_windows = 0) {
+std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
+                                            const std::vector<Slice>& slices, cudaStream_t stream,
+                                            const std::uint32_t* d_index, Options opt,
+                                            OnSlice&& on_slice = {}, std::size_t group_windows = 0,
+                                            std::span<const PointSet<C>> more = {}) {
   std::size_t n = 0, chunk = 0;  // all entries, and the most in one slice
   for (const auto& sl : slices) n += sl.entry_count, chunk = std::max(chunk, sl.entry_count);
   const std::size_t bits = C::Scalar::bits();
@@ -321,12 +335,15 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
     on_slice(s, base, offset, stream);
     points.release(s, stream);
   };
+  const std::size_t sets = 1 + more.size();
   if (chunk == 0) {  // no entries at all (a streamed split MSM of ones alone): no buckets to sum
     prefetch(0);
     for (std::size_t s = 0; s < slices.size(); ++s) slice_work_only(s);
-    return ec::Jacobian<C>::infinity();
+    return std::vector<ec::Jacobian<C>>(sets, ec::Jacobian<C>::infinity());
   }
-  cuda::DeviceBuffer<Xyzz<C>> buckets(nb, stream), partial(nb, stream);
+  std::vector<cuda::DeviceBuffer<Xyzz<C>>> buckets;
+  for (std::size_t j = 0; j < sets; ++j) buckets.emplace_back(nb, stream);
+  cuda::DeviceBuffer<Xyzz<C>> partial(nb, stream);
 
   // A pass sorts and accumulates one slice's digits of `group` windows at a time (window-major keys, so a
   // group's buckets are contiguous).
@@ -376,67 +393,97 @@ ec::Jacobian<C> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
       cuda::check_last_launch("msm bounds_kernel");
       trace.mark("bounds");
       const std::size_t pass_segments = segments_of(total, log_seg);
-      accumulate_kernel<C><<<blocks_for(pass_segments), kThreads, 0, stream>>>(
-          slice_points, offset, keys_sorted.data(), vals_sorted.data(), total, skip, log_seg, partial.data(),
-          head.data(), tail.data());
-      cuda::check_last_launch("msm accumulate_kernel");
-      trace.mark("accumulate");
-      // A run spans at most all of the pass's segments: segments − 1 heads.
-      for (std::size_t stride = 1; stride + 1 < pass_segments; stride *= kFoldRadix) {
-        fold_heads_kernel<C><<<blocks_for(pass_segments), kThreads, 0, stream>>>(
-            keys_sorted.data(), total, skip, start.data(), end.data(), log_seg, stride, head.data());
-        cuda::check_last_launch("msm fold_heads_kernel");
+      for (std::size_t j = 0; j < sets; ++j) {
+        const ec::Affine<C>* base = j == 0 ? slice_points : more[j - 1].points;
+        accumulate_kernel<C><<<blocks_for(pass_segments), kThreads, 0, stream>>>(
+            base, j == 0 ? offset : 0, j == 0 ? nullptr : more[j - 1].map, keys_sorted.data(),
+            vals_sorted.data(), total, skip, log_seg, partial.data(), head.data(), tail.data());
+        cuda::check_last_launch("msm accumulate_kernel");
+        trace.mark("accumulate");
+        // A run spans at most all of the pass's segments: segments − 1 heads.
+        for (std::size_t stride = 1; stride + 1 < pass_segments; stride *= kFoldRadix) {
+          fold_heads_kernel<C><<<blocks_for(pass_segments), kThreads, 0, stream>>>(
+              keys_sorted.data(), total, skip, start.data(), end.data(), log_seg, stride, head.data());
+          cuda::check_last_launch("msm fold_heads_kernel");
+        }
+        // The group's buckets only: the first slice stores them, later slices add.
+        merge_kernel<C><<<blocks_for(g * half), kThreads, 0, stream>>>(
+            start.data() + kb, end.data() + kb, g * half, log_seg, partial.data() + kb, head.data(),
+            tail.data(), first, buckets[j].data() + kb);
+        cuda::check_last_launch("msm merge_kernel");
+        trace.mark("merge");
       }
-      // The group's buckets only: the first slice stores them, later slices add.
-      merge_kernel<C><<<blocks_for(g * half), kThreads, 0, stream>>>(
-          start.data() + kb, end.data() + kb, g * half, log_seg, partial.data() + kb, head.data(),
-          tail.data(), first, buckets.data() + kb);
-      cuda::check_last_launch("msm merge_kernel");
-      trace.mark("merge");
     }
     on_slice(slice, slice_points, offset, stream);
     points.release(slice, stream);
     first = false;
   }
 
-  cuda::DeviceBuffer<Xyzz<C>> ws(w, stream), sum(w, stream);
-  weighted_sums<C>(buckets.data(), half, w, ws.data(), sum.data(), stream);
+  cuda::DeviceBuffer<Xyzz<C>> ws(sets * w, stream), sum(w, stream);
+  for (std::size_t j = 0; j < sets; ++j)
+    weighted_sums<C>(buckets[j].data(), half, w, ws.data() + j * w, sum.data(), stream);
   trace.mark("reduce");
-  std::vector<Xyzz<C>> hw(w);
-  ws.download(hw.data(), w, stream);
+  std::vector<Xyzz<C>> hw(sets * w);
+  ws.download(hw.data(), sets * w, stream);
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
 
-  ec::Jacobian<C> acc = ec::Jacobian<C>::infinity();
-  for (std::size_t win = w; win-- > 0;) {
-    for (std::size_t i = 0; i < c; ++i) acc = acc.dbl();
-    acc += hw[win].to_jacobian();
+  std::vector<ec::Jacobian<C>> out;
+  for (std::size_t j = 0; j < sets; ++j) {
+    ec::Jacobian<C> acc = ec::Jacobian<C>::infinity();
+    for (std::size_t win = w; win-- > 0;) {
+      for (std::size_t i = 0; i < c; ++i) acc = acc.dbl();
+      acc += hw[j * w + win].to_jacobian();
+    }
+    out.push_back(acc);
   }
   if (trace.enabled()) {
     trace.report("msm n=" + std::to_string(n) + " c=" + std::to_string(c) + " w=" + std::to_string(w) +
                  " slice=" + std::to_string(chunk) + " group=" + std::to_string(group) +
-                 " seg=" + std::to_string(std::size_t(1) << log_seg));
+                 " seg=" + std::to_string(std::size_t(1) << log_seg) + " sets=" + std::to_string(sets));
   }
-  return acc;
+  return out;
 }
 
+// The resident Pippenger over `sets` point sets (the first with no map), sized for all of their buckets.
 template <class C, std::size_t N>
-ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_scalars, std::size_t n,
-                          cudaStream_t stream, const std::uint32_t* d_index, Options opt) {
-  if (n == 0) return ec::Jacobian<C>::infinity();
+std::vector<ec::Jacobian<C>> pippenger_resident(std::span<const PointSet<C>> sets,
+                                                const ff::BigInt<N>* d_scalars, std::size_t n,
+                                                cudaStream_t stream, const std::uint32_t* d_index,
+                                                Options opt) {
   const std::size_t available = cuda::vram_available();
-  const std::size_t c = opt.window_bits ? opt.window_bits : fitting_window<C>(n, available);
+  const std::size_t c = opt.window_bits ? opt.window_bits : fitting_window<C>(n, available / sets.size());
   const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : auto_chunk<C>(n, c, available);
   opt.window_bits = c;
+  const auto more = sets.subspan(1);
   // Where the digits of all windows do not fit at once, resident points take every entry in each pass and
   // as many windows as `chunk` entries' worth of sort arrays hold, rather than a slice of the entries in all
   // windows: each bucket is then written by one pass, where every slice of entries added its partial sum
   // into all of the buckets (the merge of a 2^27 MSM in four slices took 138 of its 1,294 ms).
   const std::size_t w = window_count(C::Scalar::bits(), c);
   if (chunk < n && chunk * w >= n)
-    return pippenger_impl<C, N>(ResidentPoints<C>{d_points}, d_scalars, even_slices(n, n), stream, d_index,
-                                opt, NoSliceWork{}, chunk * w / n);
-  return pippenger_impl<C, N>(ResidentPoints<C>{d_points}, d_scalars, even_slices(n, chunk), stream, d_index,
-                              opt);
+    return pippenger_impl<C, N>(ResidentPoints<C>{sets[0].points}, d_scalars, even_slices(n, n), stream,
+                                d_index, opt, NoSliceWork{}, chunk * w / n, more);
+  return pippenger_impl<C, N>(ResidentPoints<C>{sets[0].points}, d_scalars, even_slices(n, chunk), stream,
+                              d_index, opt, NoSliceWork{}, 0, more);
+}
+
+template <class C, std::size_t N>
+ec::Jacobian<C> pippenger(const ec::Affine<C>* d_points, const ff::BigInt<N>* d_scalars, std::size_t n,
+                          cudaStream_t stream, const std::uint32_t* d_index, Options opt) {
+  if (n == 0) return ec::Jacobian<C>::infinity();
+  const PointSet<C> set{d_points, nullptr};
+  return pippenger_resident<C, N>(std::span(&set, 1), d_scalars, n, stream, d_index, opt)[0];
+}
+
+template <class C, std::size_t N>
+std::vector<ec::Jacobian<C>> pippenger_shared(std::span<const PointSet<C>> sets,
+                                              const ff::BigInt<N>* d_scalars, std::size_t n,
+                                              cudaStream_t stream, const std::uint32_t* d_index,
+                                              Options opt) {
+  if (sets.empty()) return {};
+  if (sets[0].map) throw std::invalid_argument("msm::gpu::pippenger_shared: the first point set has a map");
+  if (n == 0) return std::vector<ec::Jacobian<C>>(sets.size(), ec::Jacobian<C>::infinity());
+  return pippenger_resident<C, N>(sets, d_scalars, n, stream, d_index, opt);
 }
 
 namespace {
@@ -459,7 +506,7 @@ ec::Jacobian<C> pippenger_streamed(const ec::Affine<C>* h_points, const ff::BigI
   const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : streamed_chunk<C>(n, c, available);
   opt.window_bits = c;
   StreamedPoints<C> points(h_points, chunk);
-  return pippenger_impl<C, N>(points, d_scalars, even_slices(n, chunk), stream, nullptr, opt);
+  return pippenger_impl<C, N>(points, d_scalars, even_slices(n, chunk), stream, nullptr, opt)[0];
 }
 
 namespace {
@@ -548,20 +595,23 @@ ec::Jacobian<C> split_streamed(const ec::Affine<C>* h_points, std::size_t n_poin
   SliceOnes<C> ones(d_ones, slice_bounds(d_ones, n_ones, step, count, stream), stream);
   opt.window_bits = c;
   StreamedPoints<C> points(h_points, step);
-  ec::Jacobian<C> acc = pippenger_impl<C, N>(points, d_scalars, slices, stream, d_others, opt, ones);
+  ec::Jacobian<C> acc = pippenger_impl<C, N>(points, d_scalars, slices, stream, d_others, opt, ones)[0];
   return acc + ones.sum(stream);
 }
 
 // Explicit instantiation for one group (used by gpu_<curve>.cu).
-#define CUZK_MSM_INSTANTIATE(Cfg)                                                                         \
-  template ec::Jacobian<Cfg> pippenger<Cfg, 4>(const ec::Affine<Cfg>*, const ff::BigInt<4>*, std::size_t, \
-                                               cudaStream_t, const std::uint32_t*, Options);              \
-  template ec::Jacobian<Cfg> pippenger_streamed<Cfg, 4>(const ec::Affine<Cfg>*, const ff::BigInt<4>*,     \
-                                                        std::size_t, cudaStream_t, Options);              \
-  template ec::Jacobian<Cfg> batch_add<Cfg>(const ec::Affine<Cfg>*, std::size_t, cudaStream_t,            \
-                                            const std::uint32_t*);                                        \
-  template ec::Jacobian<Cfg> split_streamed<Cfg, 4>(                                                      \
-      const ec::Affine<Cfg>*, std::size_t, const ff::BigInt<4>*, const std::uint32_t*, std::size_t,       \
+#define CUZK_MSM_INSTANTIATE(Cfg)                                                                            \
+  template ec::Jacobian<Cfg> pippenger<Cfg, 4>(const ec::Affine<Cfg>*, const ff::BigInt<4>*, std::size_t,    \
+                                               cudaStream_t, const std::uint32_t*, Options);                 \
+  template std::vector<ec::Jacobian<Cfg>> pippenger_shared<Cfg, 4>(                                          \
+      std::span<const PointSet<Cfg>>, const ff::BigInt<4>*, std::size_t, cudaStream_t, const std::uint32_t*, \
+      Options);                                                                                              \
+  template ec::Jacobian<Cfg> pippenger_streamed<Cfg, 4>(const ec::Affine<Cfg>*, const ff::BigInt<4>*,        \
+                                                        std::size_t, cudaStream_t, Options);                 \
+  template ec::Jacobian<Cfg> batch_add<Cfg>(const ec::Affine<Cfg>*, std::size_t, cudaStream_t,               \
+                                            const std::uint32_t*);                                           \
+  template ec::Jacobian<Cfg> split_streamed<Cfg, 4>(                                                         \
+      const ec::Affine<Cfg>*, std::size_t, const ff::BigInt<4>*, const std::uint32_t*, std::size_t,          \
       const std::uint32_t*, std::size_t, cudaStream_t, Options);
 
 }  // namespace cuzk::msm::gpu

@@ -152,6 +152,55 @@ TYPED_TEST(MsmGpuTest, IndexedSubsetAndBatchAddMatchCpu) {
   EXPECT_EQ(msm::gpu::batch_add<Cfg>(dp.data(), n, nullptr), msm::batch_add<Cfg>(c.points.data(), n));
 }
 
+// Several point sets over one sort of the same scalars (a bellperson proof's A and L): each set's sum as the
+// CPU gives it, the second and third through maps with positions that have no point, every 2nd position
+// listed; the default sizing and a small window in several slices.
+TYPED_TEST(MsmGpuTest, PointSetsSharingOneSortMatchCpu) {
+  CUZK_REQUIRE_GPU();
+  using Cfg = TypeParam;
+  constexpr bool g2 = sizeof(ec::Affine<Cfg>) > 96;
+  const std::size_t n = g2 ? 6000 : 20000, m1 = n / 2 + 101, m2 = n + 17;
+  auto c = make_case<Cfg>(n, 77);
+  const auto p1 = test::random_points<Cfg>(m1, 78), p2 = test::random_points<Cfg>(m2, 79);
+  std::vector<std::uint32_t> index, map1(n), map2(n);
+  for (std::uint32_t i = 0; i < n; i += 2) index.push_back(i);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    map1[i] = i % 5 == 2 ? msm::gpu::kNoPoint : static_cast<std::uint32_t>((std::uint64_t(i) * 7919) % m1);
+    map2[i] = i % 3 == 0 ? msm::gpu::kNoPoint : static_cast<std::uint32_t>(m2 - 1 - i);
+  }
+  auto expect_for = [&](const std::vector<ec::Affine<Cfg>>& pts, const std::vector<std::uint32_t>* map) {
+    std::vector<ec::Affine<Cfg>> q;
+    std::vector<ff::BigInt<4>> k;
+    for (std::uint32_t i : index) {
+      const std::uint32_t j = map ? (*map)[i] : i;
+      if (j == msm::gpu::kNoPoint) continue;
+      q.push_back(pts[j]);
+      k.push_back(c.scalars[i]);
+    }
+    return msm::pippenger<Cfg>(q.data(), k.data(), q.size());
+  };
+  const std::vector<ec::Jacobian<Cfg>> expect{expect_for(c.points, nullptr), expect_for(p1, &map1),
+                                              expect_for(p2, &map2)};
+  auto dp = test::to_device(c.points), dp1 = test::to_device(p1), dp2 = test::to_device(p2);
+  auto ds = test::to_device(c.scalars);
+  auto di = test::to_device(index), dm1 = test::to_device(map1), dm2 = test::to_device(map2);
+  const msm::gpu::PointSet<Cfg> sets[] = {
+      {dp.data(), nullptr}, {dp1.data(), dm1.data()}, {dp2.data(), dm2.data()}};
+  for (const msm::gpu::Options opt : {msm::gpu::Options{}, msm::gpu::Options{9, index.size() / 3 + 1}}) {
+    const auto got =
+        msm::gpu::pippenger_shared<Cfg, 4>(std::span(sets), ds.data(), index.size(), nullptr, di.data(), opt);
+    ASSERT_EQ(got.size(), 3u);
+    for (std::size_t j = 0; j < 3; ++j)
+      EXPECT_EQ(got[j], expect[j]) << "set " << j << ", window " << opt.window_bits;
+  }
+  // The set with the plain positions comes first.
+  auto mapped_first = [&] {
+    return msm::gpu::pippenger_shared<Cfg, 4>(std::span(sets).subspan(1), ds.data(), index.size(), nullptr,
+                                              di.data());
+  };
+  EXPECT_THROW(mapped_first(), std::invalid_argument);
+}
+
 // The streamed split form against the CPU: a third of the scalars zero, a third one, the rest as make_case
 // has them (edges included); slices of several sizes, a slice with none of the listed points, a list of ones
 // alone and of others alone, registered memory.
