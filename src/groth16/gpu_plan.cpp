@@ -77,9 +77,9 @@ Footprint footprint_of_shape(std::size_t n, std::size_t v, std::size_t n_public,
   // A, B1 and C over the signals (C without ONE and the public ones), H over the domain; B2 in G2.
   f.points = (2 * v + (v - std::min(v, n_public + 1)) + n) * sizeof(typename Curve::G1) +
              v * sizeof(typename Curve::G2);
-  // The H stage's peak: a, b, c, the plain witness and the classification (two index arrays for all and
-  // for the private signals, and their flags); the Montgomery witness is freed before it. The abc stage's:
-  // a, b, c and both witness forms.
+  // The H stage's peak: a, b, c, the plain witness and the classification (two index arrays for all
+  // signals, the private signals' ones and the wire → C point map, and their flags); the Montgomery witness
+  // is freed before it. The abc stage's: a, b, c and both witness forms.
   const std::size_t h_stage = 3 * n * sizeof(Fr) + v * sizeof(Fr) + 18 * v;
   const std::size_t abc_stage = 3 * n * sizeof(Fr) + 2 * v * sizeof(Fr);
   f.proof = std::max(h_stage, abc_stage) + msm_workspace(std::max(n, v));

@@ -123,9 +123,9 @@ inline std::size_t segments_of(std::size_t entries, unsigned log_seg) {
 template <class C>
 inline constexpr unsigned kAccumulateMinBlocks = sizeof(ec::Affine<C>) <= 96 ? 3 : 1;
 
-//
-// `map` (null: none) takes an entry's point index to the point set's own (kNoPoint: the set has no point
-// there, and the entry adds nothing): several point sets accumulate over one sort of the same scalars.
+// The accumulation (see above). `map` (null: none) takes an entry's point index to the point set's own
+// (kNoPoint: the set has no point there, and the entry adds nothing): several point sets accumulate over
+// one sort of the same scalars.
 template <class C>
 __global__ void __launch_bounds__(kThreads, kAccumulateMinBlocks<C>)
     accumulate_kernel(const ec::Affine<C>* points, std::size_t point_offset, const std::uint32_t* map,
