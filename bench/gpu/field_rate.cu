@@ -24,8 +24,10 @@ enum class Variant {
   kSqrWideCc,
   kSqrChain,
   kCalled,
+  kCalledSqr,
   kAdd,
   kFp64,
+  kFp64Sqr,
   kFp64Half,
   kFp64Int,
   kWarpMix2,
@@ -67,6 +69,11 @@ __global__ void rate_kernel(const F* in, const F* y_in, F* out) {
         w0 = ff::fp64::mul_words<Params, kInt>(w0, wy, p);
         w1 = ff::fp64::mul_words<Params, kInt>(w1, wy, p);
       }
+    } else if constexpr (V == Variant::kFp64Sqr) {
+      if constexpr (N == 6) {
+        w0 = ff::fp64::sqr_words<Params>(w0, p);
+        w1 = ff::fp64::sqr_words<Params>(w1, p);
+      }
     } else if constexpr (V == Variant::kWarpMix2 || V == Variant::kWarpMix4) {
       // Whole warps on the integer form, the rest on the FP64 form: both pipes busy at once, each warp on
       // one of them (no second chain's registers in any thread, as pairing two forms in one thread needs).
@@ -83,12 +90,15 @@ __global__ void rate_kernel(const F* in, const F* y_in, F* out) {
     } else if constexpr (V == Variant::kCalled) {
       x0 = x0 * y;
       x1 = x1 * y;
+    } else if constexpr (V == Variant::kCalledSqr) {
+      x0 = x0.sqr();
+      x1 = x1.sqr();
     } else {
       w0 = ff::mont32::add<N>(w0, wy, p);
       w1 = ff::mont32::add<N>(w1, wy, p);
     }
   }
-  if constexpr (V != Variant::kCalled) {
+  if constexpr (V != Variant::kCalled && V != Variant::kCalledSqr) {
     ff::mont32::join<N>(x0.l, w0);
     ff::mont32::join<N>(x1.l, w1);
   }
@@ -128,7 +138,8 @@ void measure(const char* field, const char* variant, cudaStream_t stream) {
     for (int i = 0; i < kIters; ++i) {
       if constexpr (V == Variant::kAdd)
         x = x + y;
-      else if constexpr (V == Variant::kSqrWideCc || V == Variant::kSqrChain)
+      else if constexpr (V == Variant::kSqrWideCc || V == Variant::kSqrChain || V == Variant::kFp64Sqr ||
+                         V == Variant::kCalledSqr)
         x = x.sqr();
       else
         x = x * y;
@@ -149,12 +160,14 @@ void measure_all(const char* field, cudaStream_t stream) {
   measure<F, Variant::kSqrWideCc>(field, "sqr wide+cc (inlined)", stream);
   if constexpr (F::N == 6) {
     measure<F, Variant::kFp64>(field, "mul fp64 (inlined)", stream);
+    measure<F, Variant::kFp64Sqr>(field, "sqr fp64 (inlined)", stream);
     measure<F, Variant::kFp64Half>(field, "mul fp64 half-int", stream);
     measure<F, Variant::kFp64Int>(field, "mul fp64 int-acc", stream);
     measure<F, Variant::kWarpMix2>(field, "fp64, 1/2 warps int", stream);
     measure<F, Variant::kWarpMix4>(field, "fp64, 1/4 warps int", stream);
   }
   measure<F, Variant::kCalled>(field, "mul (called form)", stream);
+  measure<F, Variant::kCalledSqr>(field, "sqr (called form)", stream);
   measure<F, Variant::kAdd>(field, "add", stream);
 }
 

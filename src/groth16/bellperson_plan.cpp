@@ -18,9 +18,9 @@ gpu::Footprint gpu_footprint(const io::bellperson::Params& params) {
   const std::size_t plain = sizeof(Fr);  // a plain scalar has the size of a Montgomery one
   const std::size_t h_stage = 2 * m * sizeof(Fr);
   const std::size_t workspace = gpu::msm_workspace(std::max(m, n.l));
-  // [inputs, aux] goes up during the H MSM, then the witness-side MSMs take the split form: the A and B
-  // queries gathered from it on the device, each classified (two 4-byte positions per value, and per value
-  // being classified two flag bytes beside the one of the gather).
+  // [inputs, aux] goes up during the H MSM, then the witness-side MSMs take the split form: the queries'
+  // scalars classified on the device (two 4-byte positions per value, and per value being classified two
+  // flag bytes beside the one of a gather).
   const std::size_t inputs = params.vk.ic.size(), queries = n.a + n.b;
   const std::size_t h_msm = m * plain + (inputs + n.l) * plain;
   // Streamed points: one query at a time beside [inputs, aux], and the two point slices a streamed MSM
@@ -31,11 +31,10 @@ gpu::Footprint gpu_footprint(const io::bellperson::Params& params) {
                                      classified * (2 * sizeof(std::uint32_t) + 2) + (inputs + n.l) +
                                      2 * slice_points * sizeof(io::bellperson::G2);
   f.proof = std::max({h_stage, h_msm, streamed_split}) + workspace;
-  // Resident points: both queries and the aux values classified at once.
-  // (The A query keeps no list of its other values: each aux value's A point, a 4-byte index as large, takes
-  // its place, as the A and L tails share one sort.)
-  const std::size_t split_stage = (inputs + n.l + queries) * plain +
-                                  (queries + n.l) * 2 * sizeof(std::uint32_t) +
+  // Resident points: the B query gathered, it and the aux values classified at once. The A query is not
+  // gathered: its ones (a 4-byte position each) are read off the aux values' classes, and in place of a list
+  // of its other values each aux value has its A point (a 4-byte index), as the A and L tails share one sort.
+  const std::size_t split_stage = (inputs + n.l + n.b) * plain + (queries + n.l) * 2 * sizeof(std::uint32_t) +
                                   3 * std::max(inputs + n.l, n.a);
   f.resident_proof = std::max({h_stage, h_msm, split_stage}) + workspace;
   return f;

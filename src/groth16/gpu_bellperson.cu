@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 #include <future>
 #include <optional>
 #include <span>
@@ -145,10 +146,53 @@ cuda::DeviceBuffer<std::uint32_t> a_point_map(const std::uint64_t* a_aux, std::s
   return map;
 }
 
+// The A query's point for the k-th aux value equal to one (kNoPoint where the A query lacks it).
+struct AOnePoint {
+  const std::uint32_t* aux_ones;
+  const std::uint32_t* a_of_aux;
+  __host__ __device__ std::uint32_t operator()(std::size_t k) const { return a_of_aux[aux_ones[k]]; }
+};
+struct HasPoint {
+  __host__ __device__ bool operator()(std::uint32_t i) const { return i != msm::gpu::kNoPoint; }
+};
+
+// The A query's ones, as positions among its points: the inputs equal to one (every input is in the A query,
+// first), then the aux ones that the A query holds, read off the aux values' classes through a_of_aux. So
+// the A query is never gathered nor classified (130 M values at 32 GiB PoRep). Waits for the stream.
+groth16::gpu::WitnessClasses a_query_ones(const Assignment& w,
+                                          const groth16::gpu::WitnessClasses& aux_classes,
+                                          const cuda::DeviceBuffer<std::uint32_t>& a_of_aux,
+                                          cudaStream_t stream) {
+  std::vector<std::uint32_t> input_ones;
+  for (std::size_t j = 0; j < w.inputs.size(); ++j)
+    if (w.inputs[j].is_one()) input_ones.push_back(static_cast<std::uint32_t>(j));
+  groth16::gpu::WitnessClasses out{
+      cuda::DeviceBuffer<std::uint32_t>(input_ones.size() + aux_classes.n_ones, stream),
+      cuda::DeviceBuffer<std::uint32_t>(0, stream)};
+  out.ones.upload(input_ones.data(), input_ones.size(), stream);
+  out.n_ones = input_ones.size();
+  if (aux_classes.n_ones == 0) return out;
+  const auto points = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
+                                                      AOnePoint{aux_classes.ones.data(), a_of_aux.data()});
+  cuda::DeviceBuffer<std::uint64_t> selected(1, stream);
+  std::size_t temp_bytes = 0;
+  CUZK_CUDA_CHECK(cub::DeviceSelect::If(nullptr, temp_bytes, points, out.ones.data() + out.n_ones,
+                                        selected.data(), aux_classes.n_ones, HasPoint{}, stream));
+  cuda::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream);
+  CUZK_CUDA_CHECK(cub::DeviceSelect::If(temp.data(), temp_bytes, points, out.ones.data() + out.n_ones,
+                                        selected.data(), aux_classes.n_ones, HasPoint{}, stream));
+  std::uint64_t n = 0;
+  selected.download(&n, 1, stream);
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  out.n_ones += n;
+  return out;
+}
+
 // The scalars of the witness-side MSMs, on the device and classified for the split form (zeros skipped,
-// ones batch-added): the A and B queries gathered from [inputs, aux], and the aux values (L).
+// ones batch-added): [inputs, aux] (the aux values serve L and the A query's tail), the B query gathered
+// from it, and the A query's ones.
 struct WitnessScalars {
-  cuda::DeviceBuffer<Fr> w, a, b;  // plain integers once classified
+  cuda::DeviceBuffer<Fr> w, b;  // plain integers once classified
   groth16::gpu::WitnessClasses a_classes, b_classes, aux_classes;
   cuda::DeviceBuffer<std::uint32_t> a_of_aux;  // aux value i → its A query point, or msm::gpu::kNoPoint
   std::size_t n_in = 0;
@@ -166,7 +210,8 @@ struct DeviceWitness {
 
   std::size_t n_aux() const { return w.size() - n_in; }
   // The A query's scalars (every input, then the aux values set in a_aux) and the B query's (the inputs set
-  // in b_inputs, then the aux values set in b_aux), in the order of the key's points.
+  // in b_inputs, then the aux values set in b_aux), in the order of the key's points. With resident points
+  // only the B query is gathered (classify_witness).
   cuda::DeviceBuffer<Fr> a_query(const io::bellperson::Params& p, cudaStream_t stream) const {
     return select_query(w.data(), n_in, nullptr, n_aux(), a_aux.data(), p.a.size(), stream);
   }
@@ -240,15 +285,14 @@ WitnessScalars classify_witness(const io::bellperson::Params& p, const Assignmen
     d = upload.take(stream);
   }
   StageTimer t(timings, "classify");
-  s.a = d.a_query(p, stream);
   s.b = d.b_query(p, stream);
   s.w = std::move(d.w);
-  // The A query's ones only: its other values are the aux's (in the sort shared with L) and the inputs'.
-  s.a_classes = groth16::gpu::classify(s.a.data(), s.a.size(), stream, /*others=*/false);
   s.b_classes = groth16::gpu::classify(s.b.data(), s.b.size(), stream);
   s.aux_classes = groth16::gpu::classify(s.w.data() + s.n_in, w.aux.size(), stream);
   s.a_of_aux = a_point_map(d.a_aux.data(), w.aux.size(), s.n_in, stream);
-  for (auto* v : {&s.w, &s.a, &s.b}) groth16::gpu::to_plain_in_place(v->data(), v->size(), stream);
+  // The A query's ones only: its other values are the aux's (in the sort shared with L) and the inputs'.
+  s.a_classes = a_query_ones(w, s.aux_classes, s.a_of_aux, stream);
+  for (auto* v : {&s.w, &s.b}) groth16::gpu::to_plain_in_place(v->data(), v->size(), stream);
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   return s;
 }
@@ -359,7 +403,9 @@ ec::Jacobian<G1> a_ones_and_inputs(const ResidentKey::Impl::Points& pts, const W
   if (!inputs.empty()) {
     cuda::DeviceBuffer<std::uint32_t> d(inputs.size(), stream);
     d.upload(inputs.data(), inputs.size(), stream);
-    sum += msm::gpu::pippenger<G1, 4>(pts.a.data(), ws.plain(ws.a), inputs.size(), stream, d.data());
+    // The inputs are the first values of both [inputs, aux] and the A query: one position for point and
+    // scalar.
+    sum += msm::gpu::pippenger<G1, 4>(pts.a.data(), ws.plain(ws.w), inputs.size(), stream, d.data());
   }
   return sum;
 }

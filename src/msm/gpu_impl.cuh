@@ -48,11 +48,14 @@ ScalarFold<N> scalar_fold() {
 }
 
 // Signed digits of every scalar in the slice for windows [win_begin, win_end) (the carries of the windows
-// below are computed and dropped): pair (window·2^(c-1) + |d|-1, point | sign) or the sentinel key `skip`
-// for zero digits (sorted to the end and ignored), window-major.
+// below are computed and dropped): pair ((window − win_begin)·2^(c-1) + |d|-1, point | sign) or the
+// sentinel key `skip` = (win_end − win_begin)·2^(c-1) for zero digits (sorted to the end and ignored),
+// window-major. The keys count from the pass's first window, so the sort reads as few bits as the pass
+// needs: at c = 22 a pass of six windows sorts 24 bits in three radix passes, where keys counted from
+// window 0 (25 bits for twelve windows) took four.
 template <std::size_t N>
 __global__ void digits_kernel(const ff::BigInt<N>* scalars, const std::uint32_t* index, std::size_t begin,
-                              std::size_t count, unsigned c, unsigned w, unsigned win_begin, unsigned win_end,
+                              std::size_t count, unsigned c, unsigned win_begin, unsigned win_end,
                               ScalarFold<N> fold, std::uint32_t* keys, std::uint32_t* vals) {
   std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (k >= count) return;
@@ -63,7 +66,7 @@ __global__ void digits_kernel(const ff::BigInt<N>* scalars, const std::uint32_t*
     ff::bigint_sub(s, fold.r, s);
     negate = kSignBit;
   }
-  const std::uint32_t half = 1u << (c - 1), skip = w * half;
+  const std::uint32_t half = 1u << (c - 1), skip = (win_end - win_begin) * half;
   std::uint32_t carry = 0;
   for (unsigned win = 0; win < win_end; ++win) {
     std::uint32_t d = window_bits(s, std::size_t(win) * c, c) + carry;
@@ -76,7 +79,7 @@ __global__ void digits_kernel(const ff::BigInt<N>* scalars, const std::uint32_t*
       vals[out] = 0;
     } else {
       std::uint32_t mag = static_cast<std::uint32_t>(sd < 0 ? -sd : sd);
-      keys[out] = win * half + mag - 1;
+      keys[out] = (win - win_begin) * half + mag - 1;
       vals[out] = i | ((sd < 0 ? kSignBit : 0u) ^ negate);
     }
   }
@@ -320,9 +323,8 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
   const std::size_t w = window_count(bits, c);
   const std::size_t half = std::size_t(1) << (c - 1);
   const std::size_t nb = w * half;
-  const std::uint32_t skip = static_cast<std::uint32_t>(nb);
-  int key_bits = 1;
-  while ((std::uint64_t(1) << key_bits) <= skip) ++key_bits;
+  int key_bits = 1;  // of every window's keys at once: the sort's work space is sized for them
+  while ((std::uint64_t(1) << key_bits) <= nb) ++key_bits;
 
   cuda::PhaseTimer trace("CUZK_MSM_TRACE", stream);
   auto prefetch = [&](std::size_t s) {
@@ -375,21 +377,24 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
     const auto [slice_points, offset] = points.acquire(slice, sl.point_begin, stream);
     for (std::size_t w0 = 0; w0 < w; w0 += group) {
       const std::size_t g = std::min(group, w - w0), total = count * g, kb = w0 * half;
+      // Keys count from window w0 (see digits_kernel): bucket arrays are read from kb on.
+      const std::uint32_t pass_skip = static_cast<std::uint32_t>(g * half);
+      int pass_key_bits = 1;
+      while ((std::uint64_t(1) << pass_key_bits) <= pass_skip) ++pass_key_bits;
       digits_kernel<N><<<blocks_for(count), kThreads, 0, stream>>>(
-          d_scalars, d_index, begin, count, static_cast<unsigned>(c), static_cast<unsigned>(w),
-          static_cast<unsigned>(w0), static_cast<unsigned>(w0 + g), scalar_fold<C, N>(), keys.data(),
-          vals.data());
+          d_scalars, d_index, begin, count, static_cast<unsigned>(c), static_cast<unsigned>(w0),
+          static_cast<unsigned>(w0 + g), scalar_fold<C, N>(), keys.data(), vals.data());
       cuda::check_last_launch("msm digits_kernel");
       trace.mark("digits");
       std::size_t bytes = temp_bytes;
       CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys.data(), keys_sorted.data(),
-                                                      vals.data(), vals_sorted.data(), total, 0, key_bits,
-                                                      stream));
+                                                      vals.data(), vals_sorted.data(), total, 0,
+                                                      pass_key_bits, stream));
       trace.mark("sort");
       start.memset_async(0, stream);
       end.memset_async(0, stream);
-      bounds_kernel<<<blocks_for(total), kThreads, 0, stream>>>(keys_sorted.data(), total, skip, start.data(),
-                                                                end.data());
+      bounds_kernel<<<blocks_for(total), kThreads, 0, stream>>>(keys_sorted.data(), total, pass_skip,
+                                                                start.data() + kb, end.data() + kb);
       cuda::check_last_launch("msm bounds_kernel");
       trace.mark("bounds");
       const std::size_t pass_segments = segments_of(total, log_seg);
@@ -397,13 +402,14 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
         const ec::Affine<C>* base = j == 0 ? slice_points : more[j - 1].points;
         accumulate_kernel<C><<<blocks_for(pass_segments), kThreads, 0, stream>>>(
             base, j == 0 ? offset : 0, j == 0 ? nullptr : more[j - 1].map, keys_sorted.data(),
-            vals_sorted.data(), total, skip, log_seg, partial.data(), head.data(), tail.data());
+            vals_sorted.data(), total, pass_skip, log_seg, partial.data() + kb, head.data(), tail.data());
         cuda::check_last_launch("msm accumulate_kernel");
         trace.mark("accumulate");
         // A run spans at most all of the pass's segments: segments − 1 heads.
         for (std::size_t stride = 1; stride + 1 < pass_segments; stride *= kFoldRadix) {
           fold_heads_kernel<C><<<blocks_for(pass_segments), kThreads, 0, stream>>>(
-              keys_sorted.data(), total, skip, start.data(), end.data(), log_seg, stride, head.data());
+              keys_sorted.data(), total, pass_skip, start.data() + kb, end.data() + kb, log_seg, stride,
+              head.data());
           cuda::check_last_launch("msm fold_heads_kernel");
         }
         // The group's buckets only: the first slice stores them, later slices add.

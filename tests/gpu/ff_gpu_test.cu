@@ -150,5 +150,57 @@ TEST(Fp64MultiplyGpuTest, MatchesHostInEveryAccumulatorMix) {
   }
 }
 
+// The FP64-pipe square (mont_fp64.hpp: each cross product once, from a doubled limb), as the drop-in
+// words form and as Field::sqr, the called form the curve formulas use.
+__global__ void fp64_sqr_kernel(const Bls12_381::Fq* a, Bls12_381::Fq* words_form, Bls12_381::Fq* called,
+                                std::size_t n) {
+  using Params = Bls12_381::Fq::params;
+  std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  const auto p = ff::mont32::modulus_words<Params, 6>();
+  ff::mont32::join<6>(words_form[i].l, ff::fp64::sqr_words<Params>(ff::mont32::split<6>(a[i].l), p));
+  called[i] = a[i].sqr();
+}
+
+TEST(Fp64MultiplyGpuTest, SquareMatchesHostMultiply) {
+  CUZK_REQUIRE_GPU();
+  using F = Bls12_381::Fq;
+  const std::size_t n = 1 << 16;
+  auto a = test::random_field_vector<F>(n, 9);
+  // Representations at the limb bounds: p − 1 and p − 2^k for several k, a value below p whose seven
+  // low 48-bit limbs are all 2^48 − 1 (the doubled limbs at their largest), 0, 1 and R (one).
+  const auto p = F::modulus();
+  auto minus = [&](unsigned bit) {
+    auto v = p;
+    std::uint64_t borrow = std::uint64_t{1} << (bit % 64);
+    for (std::size_t w = bit / 64; w < 6 && borrow; ++w) {
+      const std::uint64_t before = v.v[w];
+      v.v[w] -= borrow;
+      borrow = v.v[w] > before ? 1 : 0;
+    }
+    return v;
+  };
+  std::size_t k = 0;
+  a[k++] = F::from_raw(minus(0));
+  for (unsigned bit : {1u, 47u, 48u, 95u, 200u, 335u, 336u, 379u}) a[k++] = F::from_raw(minus(bit));
+  ff::BigInt<6> low_ones{};
+  for (int i = 0; i < 5; ++i) low_ones.v[i] = ~std::uint64_t{0};
+  low_ones.v[5] = (((p.v[5] >> 16) - 1) << 16) | 0xffff;  // bits 0..335 set, the top limb below p's
+  a[k++] = F::from_raw(low_ones);
+  a[k++] = F::zero();
+  a[k++] = F::from_raw(ff::bigint_from_u64<6>(1));
+  a[k++] = F::one();
+  auto da = test::to_device(a);
+  cuda::DeviceBuffer<F> words_form(n), called(n);
+  fp64_sqr_kernel<<<(n + 127) / 128, 128>>>(da.data(), words_form.data(), called.data(), n);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  auto hw = test::to_host(words_form), hc = test::to_host(called);
+  for (std::size_t i = 0; i < n; ++i) {
+    const F want = a[i] * a[i];
+    ASSERT_EQ(hw[i], want) << i;
+    ASSERT_EQ(hc[i], want) << i;
+  }
+}
+
 }  // namespace
 }  // namespace cuzk

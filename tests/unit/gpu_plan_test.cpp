@@ -122,9 +122,14 @@ TEST(GpuPlan, BellpersonKeysAreResidentOrStreamed) {
                               sizeof(io::bellperson::G1) +
                           params.b_g2.size() * sizeof(io::bellperson::G2));
   EXPECT_GE(f.proof, 2 * m * sizeof(bp::Fr));  // two domain-sized vectors at the H stage
-  // Resident points: the split MSMs' scalars, [inputs, aux] and the A and B queries gathered from it.
-  EXPECT_GE(f.proof_of(Plan::kResident),
-            (params.vk.ic.size() + params.l.size() + params.a.size() + params.b_g1.size()) * sizeof(bp::Fr));
+  // Resident points: the split MSMs' scalars, [inputs, aux] and the B query gathered from it (the A query's
+  // ones come from the aux values' classes), with two 4-byte positions per value classified.
+  const std::size_t split = (params.vk.ic.size() + params.l.size() + params.b_g1.size()) * sizeof(bp::Fr) +
+                            (params.l.size() + params.b_g1.size()) * 2 * sizeof(std::uint32_t);
+  EXPECT_GE(f.proof_of(Plan::kResident), split);
+  EXPECT_LT(f.proof_of(Plan::kResident),
+            std::max(split + params.a.size() * sizeof(bp::Fr), 2 * m * sizeof(bp::Fr)) +
+                groth16::gpu::msm_workspace(std::max(m, params.l.size())) + (std::size_t(1) << 20));
   EXPECT_EQ(f.proof_of(Plan::kStreamed), f.proof);
   // Streamed points: the same split form one query at a time, beside [inputs, aux].
   EXPECT_GE(f.proof_of(Plan::kStreamed),
