@@ -52,13 +52,17 @@ __global__ void mul_kernel(Fr* a, const Fr* b, std::size_t m) {
 
 // After the inverse NTTs: d holds the coefficients of A·B interpolated on the odd coset, each times ω_2m^i
 // (= D_i·ω_2m^i), c those of C. There X^m = ω_2m^m = −1, so D = A·B mod (X^m + 1) = C − 2h (A·B − C = h·Z
-// with Z = X^m − 1): h_i = (D_i − C_i)·z_inv with z_inv = (−2)^−1, and C never goes to the coset (six NTTs,
-// not seven). Then out of Montgomery form for the MSM, in d (a thread reads its elements before writing).
-__global__ void quotient_plain_kernel(Fr* d, const Fr* c, const Fr* omega2m_powers, std::size_t m, Fr z_inv) {
+// with Z = X^m − 1): h_i = (D_i − C_i)·z with z = (−2)^−1, and C never goes to the coset (six NTTs, not
+// seven). With ω_2m^−i = −ω_2m^(m−i), h_i = (d_i·ω_2m^(m−i) + C_i)·(−z) for i > 0. Written out of Montgomery
+// form for the MSM, in d (a thread reads its elements before writing): z_plain and minus_z_plain hold the
+// canonical integers of z and −z as limbs, so that one Montgomery product x·z_plain·R⁻¹ = x·z leaves the
+// plain value, the multiply by z and the conversion out of Montgomery form in one.
+__global__ void quotient_plain_kernel(Fr* d, const Fr* c, const Fr* omega2m_powers, std::size_t m, Fr z_plain,
+                                      Fr minus_z_plain) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i >= m) return;
-  const Fr di = i == 0 ? d[0] : -(d[i] * omega2m_powers[m - i]);  // ω_2m^−i = −ω_2m^(m−i)
-  reinterpret_cast<ff::BigInt<4>*>(d)[i] = ((di - c[i]) * z_inv).to_int();
+  const Fr h = i == 0 ? (d[0] - c[0]) * z_plain : (d[i] * omega2m_powers[m - i] + c[i]) * minus_z_plain;
+  reinterpret_cast<ff::BigInt<4>*>(d)[i] = h.raw();
 }
 
 // A host vector on the device; `temporary`: stream-ordered, for the proof in progress (the key's points
@@ -451,7 +455,8 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   // the CPU copies with them.
   std::optional<WitnessUpload> upload;
   if (pts && prestaged_abc) upload.emplace(w, stream);
-  const Fr z_inv = (-Fr::from_u64(2)).inverse();
+  const Fr z_inv = (-Fr::from_u64(2)).inverse();  // Z = X^m − 1 on the odd coset: −2
+  const Fr z_plain = Fr::from_raw(z_inv.to_int()), minus_z_plain = Fr::from_raw((-z_inv).to_int());
   cuda::DeviceBuffer<Fr> d_q(m, stream),
       d_t(m, stream);  // d_q: A, A·B, then H's plain coefficients; d_t: B, then C's coefficients
   load(0, d_q);
@@ -474,8 +479,8 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     StageTimer t(timings, "h");
     ntt::gpu::inverse(d_t.data(), k.tables, stream);  // C's coefficients
     ntt::gpu::inverse(d_q.data(), k.tables, stream);  // A·B's on the odd coset
-    quotient_plain_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_q.data(), d_t.data(),
-                                                                  k.tables.omega2n_powers(), m, z_inv);
+    quotient_plain_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
+        d_q.data(), d_t.data(), k.tables.omega2n_powers(), m, z_plain, minus_z_plain);
     cuda::check_last_launch("bellperson quotient_plain_kernel");
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
