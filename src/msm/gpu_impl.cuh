@@ -352,15 +352,19 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
   const std::size_t group = group_windows ? std::min(group_windows, w) : w;
   const unsigned log_seg = log_seg_for(chunk);
   const std::size_t pairs = chunk * group;
-  cuda::DeviceBuffer<std::uint32_t> keys(pairs, stream), vals(pairs, stream), keys_sorted(pairs, stream),
-      vals_sorted(pairs, stream);
+  cuda::DeviceBuffer<std::uint32_t> keys(pairs, stream), vals(pairs, stream), keys_alt(pairs, stream),
+      vals_alt(pairs, stream);
   cuda::DeviceBuffer<std::uint32_t> start(nb, stream), end(nb, stream);
   const std::size_t segments = segments_of(pairs, log_seg);
   cuda::DeviceBuffer<Xyzz<C>> head(segments, stream), tail(segments, stream);
+  // The sort ping-pongs between the two pairs of arrays (CUB's DoubleBuffer form): its work space is then
+  // only its histograms, where the form with separate output arrays takes another copy of the keys and
+  // values (8 bytes per entry and window: 6.4 GB in a pass of six windows over 2^27 points).
   std::size_t temp_bytes = 0;
-  CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), keys_sorted.data(),
-                                                  vals.data(), vals_sorted.data(), pairs, 0, key_bits,
-                                                  stream));
+  {
+    cub::DoubleBuffer<std::uint32_t> k(keys.data(), keys_alt.data()), v(vals.data(), vals_alt.data());
+    CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, k, v, pairs, 0, key_bits, stream));
+  }
   cuda::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream);
   trace.mark("setup");
 
@@ -387,13 +391,16 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
       cuda::check_last_launch("msm digits_kernel");
       trace.mark("digits");
       std::size_t bytes = temp_bytes;
-      CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys.data(), keys_sorted.data(),
-                                                      vals.data(), vals_sorted.data(), total, 0,
+      cub::DoubleBuffer<std::uint32_t> key_buf(keys.data(), keys_alt.data()),
+          val_buf(vals.data(), vals_alt.data());
+      CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, key_buf, val_buf, total, 0,
                                                       pass_key_bits, stream));
+      const std::uint32_t* sorted_keys = key_buf.Current();  // either pair, by the radix passes' count
+      const std::uint32_t* sorted_vals = val_buf.Current();
       trace.mark("sort");
       start.memset_async(0, stream);
       end.memset_async(0, stream);
-      bounds_kernel<<<blocks_for(total), kThreads, 0, stream>>>(keys_sorted.data(), total, pass_skip,
+      bounds_kernel<<<blocks_for(total), kThreads, 0, stream>>>(sorted_keys, total, pass_skip,
                                                                 start.data() + kb, end.data() + kb);
       cuda::check_last_launch("msm bounds_kernel");
       trace.mark("bounds");
@@ -401,14 +408,14 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
       for (std::size_t j = 0; j < sets; ++j) {
         const ec::Affine<C>* base = j == 0 ? slice_points : more[j - 1].points;
         accumulate_kernel<C><<<blocks_for(pass_segments), kThreads, 0, stream>>>(
-            base, j == 0 ? offset : 0, j == 0 ? nullptr : more[j - 1].map, keys_sorted.data(),
-            vals_sorted.data(), total, pass_skip, log_seg, partial.data() + kb, head.data(), tail.data());
+            base, j == 0 ? offset : 0, j == 0 ? nullptr : more[j - 1].map, sorted_keys, sorted_vals, total,
+            pass_skip, log_seg, partial.data() + kb, head.data(), tail.data());
         cuda::check_last_launch("msm accumulate_kernel");
         trace.mark("accumulate");
         // A run spans at most all of the pass's segments: segments − 1 heads.
         for (std::size_t stride = 1; stride + 1 < pass_segments; stride *= kFoldRadix) {
           fold_heads_kernel<C><<<blocks_for(pass_segments), kThreads, 0, stream>>>(
-              keys_sorted.data(), total, pass_skip, start.data() + kb, end.data() + kb, log_seg, stride,
+              sorted_keys, total, pass_skip, start.data() + kb, end.data() + kb, log_seg, stride,
               head.data());
           cuda::check_last_launch("msm fold_heads_kernel");
         }
