@@ -65,6 +65,13 @@ __global__ void quotient_plain_kernel(Fr* d, const Fr* c, const Fr* omega2m_powe
   reinterpret_cast<ff::BigInt<4>*>(d)[i] = h.raw();
 }
 
+// Waits for a copy stream on the way out of a scope (an exception included), so that no copy is still
+// writing into buffers that the scope's end frees.
+struct CopyStreamDrain {
+  cudaStream_t stream;
+  ~CopyStreamDrain() { cudaStreamSynchronize(stream); }
+};
+
 // A host vector on the device; `temporary`: stream-ordered, for the proof in progress (the key's points
 // stay).
 template <class T>
@@ -435,16 +442,14 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   if (prestaged_abc && prestaged_abc->size() != 3 * n)
     throw Error("the pre-staged a, b, c do not match the assignment");
   cuda::StagedUpload up;  // from pageable memory at page-locked speed
-  // Stage "abc": vector `which` of a, b, c in `out`, zeros after it.
-  auto load = [&](unsigned which, cuda::DeviceBuffer<Fr>& out) {
-    StageTimer t(timings, "abc");
+  // Vector `which` of a, b, c into `out` on stream `s`, zeros after it.
+  auto put = [&](unsigned which, cuda::DeviceBuffer<Fr>& out, cudaStream_t s) {
     if (prestaged_abc)
       CUZK_CUDA_CHECK(cudaMemcpyAsync(out.data(), prestaged_abc->data() + which * n, n * sizeof(Fr),
-                                      cudaMemcpyDeviceToDevice, stream));
+                                      cudaMemcpyDeviceToDevice, s));
     else
-      up.upload(out, (which == 0 ? w.a : which == 1 ? w.b : w.c).data(), n, stream);
-    CUZK_CUDA_CHECK(cudaMemsetAsync(out.data() + n, 0, (m - n) * sizeof(Fr), stream));
-    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+      up.upload(out, (which == 0 ? w.a : which == 1 ? w.b : w.c).data(), n, s);
+    CUZK_CUDA_CHECK(cudaMemsetAsync(out.data() + n, 0, (m - n) * sizeof(Fr), s));
   };
   // [inputs, aux] (the split MSMs' scalars) go up on a copy stream while the GPU works. With resident points
   // and a, b, c pre-staged (the daemon, where the aux is page-locked too and goes up by DMA) they start here,
@@ -459,31 +464,42 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   const Fr z_plain = Fr::from_raw(z_inv.to_int()), minus_z_plain = Fr::from_raw((-z_inv).to_int());
   cuda::DeviceBuffer<Fr> d_q(m, stream),
       d_t(m, stream);  // d_q: A, A·B, then H's plain coefficients; d_t: B, then C's coefficients
-  load(0, d_q);
   {
-    StageTimer t(timings, "h");
-    ntt::gpu::to_odd_coset(d_q.data(), 1, k.tables, stream);
+    StageTimer t(timings, "abc");  // a alone: b and c go up while the NTTs run (below)
+    put(0, d_q, stream);
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
-  load(1, d_t);
   {
+    // b goes up on a copy stream while a's NTTs run, and c while A·B's inverse NTT runs (d_t is free once
+    // A·B is formed): without pre-staging (the C ABI; in the daemon, a partition whose a, b, c the device
+    // could not take ahead of time, as on 80 GB cards at 32 GiB PoRep) two of the three uploads (~85 ms
+    // each at 2^27 from page-locked memory) then cost the GPU nothing. Pre-staged, they are device copies.
     StageTimer t(timings, "h");
+    cuda::Stream copy;
+    const CopyStreamDrain drain{copy.get()};  // before d_q and d_t go, on every path
+    cuda::Event buffers_ready{false}, b_ready{false}, t_free{false}, c_ready{false};
+    buffers_ready.record(stream);  // d_t's stream-ordered allocation
+    buffers_ready.make_wait(copy.get());
+    ntt::gpu::to_odd_coset(d_q.data(), 1, k.tables, stream);
+    put(1, d_t, copy.get());
+    b_ready.record(copy.get());
+    b_ready.make_wait(stream);
     ntt::gpu::to_odd_coset(d_t.data(), 1, k.tables, stream);
     mul_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_q.data(), d_t.data(), m);
     cuda::check_last_launch("bellperson mul_kernel");
-    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
-  }
-  load(2, d_t);
-  if (prestaged_abc) prestaged_abc->reset();
-  {
-    StageTimer t(timings, "h");
+    t_free.record(stream);
+    ntt::gpu::inverse(d_q.data(), k.tables, stream);  // A·B's on the odd coset, while c goes up
+    t_free.make_wait(copy.get());
+    put(2, d_t, copy.get());
+    c_ready.record(copy.get());
+    c_ready.make_wait(stream);
     ntt::gpu::inverse(d_t.data(), k.tables, stream);  // C's coefficients
-    ntt::gpu::inverse(d_q.data(), k.tables, stream);  // A·B's on the odd coset
     quotient_plain_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
         d_q.data(), d_t.data(), k.tables.omega2n_powers(), m, z_plain, minus_z_plain);
     cuda::check_last_launch("bellperson quotient_plain_kernel");
-    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // after c_ready: the copies are done too
   }
+  if (prestaged_abc) prestaged_abc->reset();
   d_t.reset();
   const auto* d_h = reinterpret_cast<const ff::BigInt<4>*>(d_q.data());
   cuda::maybe_inject_sticky_fault(stream);  // tests: poison the context here, as a faulting MSM would
