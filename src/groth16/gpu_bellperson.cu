@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <bit>
 #include <cub/device/device_scan.cuh>
-#include <cub/device/device_select.cuh>
 #include <future>
 #include <optional>
 #include <span>
@@ -185,17 +184,8 @@ groth16::gpu::WitnessClasses a_query_ones(const Assignment& w,
   if (aux_classes.n_ones == 0) return out;
   const auto points = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
                                                       AOnePoint{aux_classes.ones.data(), a_of_aux.data()});
-  cuda::DeviceBuffer<std::uint64_t> selected(1, stream);
-  std::size_t temp_bytes = 0;
-  CUZK_CUDA_CHECK(cub::DeviceSelect::If(nullptr, temp_bytes, points, out.ones.data() + out.n_ones,
-                                        selected.data(), aux_classes.n_ones, HasPoint{}, stream));
-  cuda::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream);
-  CUZK_CUDA_CHECK(cub::DeviceSelect::If(temp.data(), temp_bytes, points, out.ones.data() + out.n_ones,
-                                        selected.data(), aux_classes.n_ones, HasPoint{}, stream));
-  std::uint64_t n = 0;
-  selected.download(&n, 1, stream);
-  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
-  out.n_ones += n;
+  out.n_ones +=
+      groth16::gpu::select_if(points, out.ones.data() + out.n_ones, aux_classes.n_ones, HasPoint{}, stream);
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include <thrust/iterator/counting_iterator.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cub/device/device_select.cuh>
@@ -72,21 +73,41 @@ __global__ void flag_classes_kernel(const T* w, std::size_t count, std::uint8_t*
   is_other[i] = !one && !x.is_zero();
 }
 
-// out[0..k) = the items of `in` whose flag is set, in order (CUB's select); returns k. Waits for the stream.
-template <class In, class Out>
-std::size_t select_flagged(In in, const std::uint8_t* flags, Out* out, std::size_t count,
-                           cudaStream_t stream) {
+// The number a CUB select wrote, once `run(temp, temp_bytes, selected)` has queried its work space and then
+// selected into the caller's output. Waits for the stream.
+template <class Run>
+std::size_t run_select(Run&& run, cudaStream_t stream) {
   cuda::DeviceBuffer<std::uint64_t> selected(1, stream);
   std::size_t temp_bytes = 0;
-  CUZK_CUDA_CHECK(
-      cub::DeviceSelect::Flagged(nullptr, temp_bytes, in, flags, out, selected.data(), count, stream));
-  cuda::DeviceBuffer<unsigned char> temp(temp_bytes, stream);
-  CUZK_CUDA_CHECK(
-      cub::DeviceSelect::Flagged(temp.data(), temp_bytes, in, flags, out, selected.data(), count, stream));
+  CUZK_CUDA_CHECK(run(nullptr, temp_bytes, selected.data()));
+  cuda::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream);
+  CUZK_CUDA_CHECK(run(temp.data(), temp_bytes, selected.data()));
   std::uint64_t n = 0;
   selected.download(&n, 1, stream);
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   return n;
+}
+
+// out[0..k) = the items of `in` whose flag is set, in order (CUB's select); returns k. Waits for the stream.
+template <class In, class Out>
+std::size_t select_flagged(In in, const std::uint8_t* flags, Out* out, std::size_t count,
+                           cudaStream_t stream) {
+  return run_select(
+      [&](void* temp, std::size_t& bytes, std::uint64_t* selected) {
+        return cub::DeviceSelect::Flagged(temp, bytes, in, flags, out, selected, count, stream);
+      },
+      stream);
+}
+
+// out[0..k) = the items of `in` that `keep` accepts, in order (CUB's select); returns k. Waits for the
+// stream.
+template <class In, class Out, class Keep>
+std::size_t select_if(In in, Out* out, std::size_t count, Keep keep, cudaStream_t stream) {
+  return run_select(
+      [&](void* temp, std::size_t& bytes, std::uint64_t* selected) {
+        return cub::DeviceSelect::If(temp, bytes, in, out, selected, count, keep, stream);
+      },
+      stream);
 }
 
 // `d_w` in Montgomery form (field elements) or plain (ff::BigInt). Waits for the stream: the counts size the
