@@ -71,6 +71,22 @@ struct CopyStreamDrain {
   ~CopyStreamDrain() { cudaStreamSynchronize(stream); }
 };
 
+// A third domain-sized buffer for the H stage, where the VRAM policy leaves room for it and a margin beside
+// it (the stage allocates nothing else; the MSMs after it size themselves to what is free); none otherwise,
+// or where the allocation is refused all the same (another worker took the room): the stage then makes do
+// with two.
+template <class Fr>
+std::optional<cuda::DeviceBuffer<Fr>> third_buffer(std::size_t m, cudaStream_t stream) {
+  constexpr std::size_t kMargin = std::size_t(1) << 30;
+  if (cuda::vram_available() < m * sizeof(Fr) + kMargin) return std::nullopt;
+  try {
+    return cuda::DeviceBuffer<Fr>(m, stream);
+  } catch (const cuda::CudaError& e) {
+    if (e.kind() != cuda::CudaError::Kind::out_of_memory) throw;
+    return std::nullopt;
+  }
+}
+
 // A host vector on the device; `temporary`: stream-ordered, for the proof in progress (the key's points
 // stay).
 template <class T>
@@ -91,6 +107,14 @@ ec::Jacobian<Cfg> msm(const cuda::DeviceBuffer<ec::Affine<Cfg>>* resident,
                   : msm::gpu::pippenger_streamed<Cfg, 4>(host.data(), d_scalars, n, stream);
 }
 
+// Bit i of bellperson density words, as a query flag or a scan's input.
+struct DensityBit {
+  const std::uint64_t* words;
+  __host__ __device__ std::uint32_t operator()(std::size_t i) const {
+    return static_cast<std::uint32_t>((words[i / 64] >> (i % 64)) & 1);
+  }
+};
+
 // flags[i]: whether value i of [inputs, aux] is in a query. Inputs by `head` (every input when null), aux
 // values by `aux` (density bit words, as bellperson's DensityTracker keeps them).
 __global__ void query_flags_kernel(std::size_t n_in, const std::uint64_t* head, std::size_t n_aux,
@@ -98,8 +122,7 @@ __global__ void query_flags_kernel(std::size_t n_in, const std::uint64_t* head, 
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i >= n_in + n_aux) return;
   const std::uint64_t* words = i < n_in ? head : aux;
-  const std::size_t bit = i < n_in ? i : i - n_in;
-  flags[i] = words ? static_cast<std::uint8_t>((words[bit / 64] >> (bit % 64)) & 1) : 1;
+  flags[i] = words ? static_cast<std::uint8_t>(DensityBit{words}(i < n_in ? i : i - n_in)) : 1;
 }
 
 // A query's scalars (Montgomery), gathered on the device from d_w = [inputs, aux] in the order of the key's
@@ -121,14 +144,6 @@ cuda::DeviceBuffer<Fr> select_query(const Fr* d_w, std::size_t n_in, const std::
                 " points");
   return out;
 }
-
-// Bit i of bellperson density words, as a scan's input.
-struct DensityBit {
-  const std::uint64_t* words;
-  __host__ __device__ std::uint32_t operator()(std::size_t i) const {
-    return static_cast<std::uint32_t>((words[i / 64] >> (i % 64)) & 1);
-  }
-};
 
 // map[i] ← n_in + map[i] (aux value i's rank among those in the A query) where a_aux has bit i, else
 // kNoPoint.
@@ -460,32 +475,46 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
   {
-    // b goes up on a copy stream while a's NTTs run, and c while A·B's inverse NTT runs (d_t is free once
-    // A·B is formed): without pre-staging (the C ABI; in the daemon, a partition whose a, b, c the device
-    // could not take ahead of time, as on 80 GB cards at 32 GiB PoRep) two of the three uploads (~85 ms
-    // each at 2^27 from page-locked memory) then cost the GPU nothing. Pre-staged, they are device copies.
+    // b goes up on a copy stream while a's NTTs run: without pre-staging (the C ABI; in the daemon, a
+    // partition whose a, b, c the device could not take ahead of time, as on 80 GB cards at 32 GiB PoRep) the
+    // uploads (~80 ms each at 2^27 from page-locked memory) then cost the GPU little. c goes up right after
+    // b, into a third buffer, where the device has room for one: it is then there before A·B's inverse NTT
+    // ends. Where it has not (16 GiB cards), it waits for d_t, free once A·B is formed, and goes up during
+    // that NTT, which is shorter than the upload (the H stage took ~29 ms longer that way at 2^27).
+    // Pre-staged, the three are device copies.
     StageTimer t(timings, "h");
+    std::optional<cuda::DeviceBuffer<Fr>> d_c;  // before the drain: freed only once the copies are done
+    if (!prestaged_abc) d_c = third_buffer<Fr>(m, stream);
     cuda::Stream copy;
-    const CopyStreamDrain drain{copy.get()};  // before d_q and d_t go, on every path
+    const CopyStreamDrain drain{copy.get()};  // before d_q, d_t and d_c go, on every path
     cuda::Event buffers_ready{false}, b_ready{false}, t_free{false}, c_ready{false};
-    buffers_ready.record(stream);  // d_t's stream-ordered allocation
+    buffers_ready.record(stream);  // the stream-ordered allocations of d_t and d_c
     buffers_ready.make_wait(copy.get());
     ntt::gpu::to_odd_coset(d_q.data(), 1, k.tables, stream);
     put(1, d_t, copy.get());
     b_ready.record(copy.get());
+    if (d_c) {
+      put(2, *d_c, copy.get());
+      c_ready.record(copy.get());
+    }
     b_ready.make_wait(stream);
     ntt::gpu::to_odd_coset(d_t.data(), 1, k.tables, stream);
     mul_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_q.data(), d_t.data(), m);
     cuda::check_last_launch("bellperson mul_kernel");
-    t_free.record(stream);
-    ntt::gpu::inverse(d_q.data(), k.tables, stream);  // A·B's on the odd coset, while c goes up
-    t_free.make_wait(copy.get());
-    put(2, d_t, copy.get());
-    c_ready.record(copy.get());
+    if (d_c) {
+      d_t.reset();  // in stream order: the peak of three buffers lasts only while b is transformed
+    } else {
+      t_free.record(stream);
+      t_free.make_wait(copy.get());
+      put(2, d_t, copy.get());
+      c_ready.record(copy.get());
+    }
+    ntt::gpu::inverse(d_q.data(), k.tables, stream);  // A·B's on the odd coset
     c_ready.make_wait(stream);
-    ntt::gpu::inverse(d_t.data(), k.tables, stream);  // C's coefficients
+    cuda::DeviceBuffer<Fr>& d_cc = d_c ? *d_c : d_t;
+    ntt::gpu::inverse(d_cc.data(), k.tables, stream);  // C's coefficients
     quotient_plain_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
-        d_q.data(), d_t.data(), k.tables.omega2n_powers(), m, z_plain, minus_z_plain);
+        d_q.data(), d_cc.data(), k.tables.omega2n_powers(), m, z_plain, minus_z_plain);
     cuda::check_last_launch("bellperson quotient_plain_kernel");
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // after c_ready: the copies are done too
   }

@@ -82,5 +82,27 @@ TEST(BellpersonGpu, PrestagedAbcGiveTheSameProofAndAreFreed) {
   EXPECT_THROW(gpu::prove(params, key, w, r, s, stream.get(), nullptr, &wrong), Error);
 }
 
+// Without pre-staging, the H stage uploads c into a third buffer where the VRAM policy leaves room for one
+// beside a 1 GiB margin, and otherwise into the second buffer once A·B is formed: both give the CPU's bytes.
+TEST(BellpersonGpu, CGoesUpWithAndWithoutRoomForAThirdBuffer) {
+  CUZK_REQUIRE_GPU();
+  const auto g = r1cs::porep_like<Fr>(12, ff::random_nonzero_os<Fr>().to_int().v[0], 1);
+  const auto params = setup(g.system, random_toxic_waste<Curve>());
+  const auto w = synthesize(g.system, g.witnesses[0]);
+  cuda::Stream stream;
+  const gpu::ResidentKey key(params, stream.get());
+  const Fr r = ff::random_nonzero_os<Fr>(), s = ff::random_nonzero_os<Fr>();
+  const auto expected = prove(params, w, r, s);
+  constexpr std::size_t kGiB = std::size_t(1) << 30;
+  ASSERT_GT(cuda::vram_available(), 2 * kGiB);  // room for the third buffer
+  EXPECT_EQ(gpu::prove(params, key, w, r, s, stream.get()), expected);
+  const cuda::VramPolicy saved = cuda::vram_policy();
+  // The limit counts the margin too: 512 MiB available, enough for the rest of the proof at this size.
+  cuda::set_vram_policy({cuda::vram_usage(0).in_use + saved.margin + kGiB / 2, saved.margin});
+  ASSERT_LT(cuda::vram_available(), kGiB);  // no third buffer: c waits for the second
+  EXPECT_EQ(gpu::prove(params, key, w, r, s, stream.get()), expected);
+  cuda::set_vram_policy(saved);
+}
+
 }  // namespace
 }  // namespace cuzk::groth16::bellperson
