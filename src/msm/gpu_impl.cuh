@@ -345,7 +345,11 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
   }
   std::vector<cuda::DeviceBuffer<Xyzz<C>>> buckets;
   for (std::size_t j = 0; j < sets; ++j) buckets.emplace_back(nb, stream);
-  cuda::DeviceBuffer<Xyzz<C>> partial(nb, stream);
+  // One slice stores each bucket once, so its sums go straight into the buckets: merge_kernel reads and
+  // writes bucket b in one thread. Only several slices need partial sums beside the buckets they add to
+  // (4.8 GB at c = 22 over 2^27 points: bucket_bytes).
+  const bool in_place = slices.size() == 1;
+  cuda::DeviceBuffer<Xyzz<C>> partial_sums(in_place ? 0 : nb, stream);
 
   // A pass sorts and accumulates one slice's digits of `group` windows at a time (window-major keys, so a
   // group's buckets are contiguous).
@@ -407,9 +411,10 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
       const std::size_t pass_segments = segments_of(total, log_seg);
       for (std::size_t j = 0; j < sets; ++j) {
         const ec::Affine<C>* base = j == 0 ? slice_points : more[j - 1].points;
+        Xyzz<C>* partial = in_place ? buckets[j].data() : partial_sums.data();
         accumulate_kernel<C><<<blocks_for(pass_segments), kThreads, 0, stream>>>(
             base, j == 0 ? offset : 0, j == 0 ? nullptr : more[j - 1].map, sorted_keys, sorted_vals, total,
-            pass_skip, log_seg, partial.data() + kb, head.data(), tail.data());
+            pass_skip, log_seg, partial + kb, head.data(), tail.data());
         cuda::check_last_launch("msm accumulate_kernel");
         trace.mark("accumulate");
         // A run spans at most all of the pass's segments: segments − 1 heads.
@@ -421,8 +426,8 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
         }
         // The group's buckets only: the first slice stores them, later slices add.
         merge_kernel<C><<<blocks_for(g * half), kThreads, 0, stream>>>(
-            start.data() + kb, end.data() + kb, g * half, log_seg, partial.data() + kb, head.data(),
-            tail.data(), first, buckets[j].data() + kb);
+            start.data() + kb, end.data() + kb, g * half, log_seg, partial + kb, head.data(), tail.data(),
+            first, buckets[j].data() + kb);
         cuda::check_last_launch("msm merge_kernel");
         trace.mark("merge");
       }
@@ -463,9 +468,8 @@ std::vector<ec::Jacobian<C>> pippenger_resident(std::span<const PointSet<C>> set
                                                 const ff::BigInt<N>* d_scalars, std::size_t n,
                                                 cudaStream_t stream, const std::uint32_t* d_index,
                                                 Options opt) {
-  const std::size_t available = cuda::vram_available();
-  const std::size_t c = opt.window_bits ? opt.window_bits : fitting_window<C>(n, available / sets.size());
-  const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : auto_chunk<C>(n, c, available);
+  const auto [c, chunk] =
+      resident_window_and_chunk<C>(n, sets.size(), cuda::vram_available(), opt.window_bits, opt.max_chunk);
   opt.window_bits = c;
   const auto more = sets.subspan(1);
   // Where the digits of all windows do not fit at once, resident points take every entry in each pass and

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
@@ -46,10 +47,13 @@ std::size_t choose_gpu_window(std::size_t n, std::size_t scalar_bits) {
 // The slice sizing (auto_chunk) reserves head/tail partials for segments of no fewer entries than this.
 constexpr std::size_t kSeg = 64;
 
-// Device bytes of an MSM's buckets with window c: the buckets and a slice's partials, one XYZZ point each.
+// Device bytes of an MSM's buckets with window c, one XYZZ point each: the buckets and, unless the entries
+// come in one slice (whose sums go straight into the buckets: pippenger_impl), a slice's partials beside
+// them.
 template <class C>
-std::size_t bucket_bytes(std::size_t c) {
-  return 2 * window_count(C::Scalar::bits(), c) * (std::size_t(1) << (c - 1)) * sizeof(Xyzz<C>);
+std::size_t bucket_bytes(std::size_t c, bool one_slice = false) {
+  return (one_slice ? 1 : 2) * window_count(C::Scalar::bits(), c) * (std::size_t(1) << (c - 1)) *
+         sizeof(Xyzz<C>);
 }
 
 // The window for n scalars with buckets of at most a quarter of `available` bytes. The fastest window for a
@@ -69,13 +73,37 @@ std::size_t fitting_window(std::size_t n, std::size_t available) {
 // between two pairs, so its own work space is only histograms) and the head/tail partials of its segments;
 // per point, `point_bytes` more (the two upload buffers of streamed points).
 template <class C>
-std::size_t auto_chunk(std::size_t n, std::size_t c, std::size_t available, std::size_t point_bytes = 0) {
-  const std::size_t w = window_count(C::Scalar::bits(), c), buckets = bucket_bytes<C>(c);
+std::size_t auto_chunk(std::size_t n, std::size_t c, std::size_t available, std::size_t point_bytes = 0,
+                       bool one_slice = false) {
+  const std::size_t w = window_count(C::Scalar::bits(), c), buckets = bucket_bytes<C>(c, one_slice);
   const double budget = double(available > buckets ? available - buckets : 0) / 3.0;
   const double per_point = double(w) * (16.0 + 2.0 * sizeof(Xyzz<C>) / double(kSeg)) + double(point_bytes);
   std::size_t chunk = std::size_t(1) << 20;
   while (chunk < n && chunk < (std::size_t(1) << 26) && double(2 * chunk) * per_point <= budget) chunk *= 2;
   return std::min(n, chunk);
+}
+
+// A resident MSM over `sets` point sets: its window and slice size (`window_bits`, `max_chunk`: Options, 0 to
+// choose). The window is the largest up to choose_gpu_window's whose buckets, for every set, take at most a
+// quarter of `available`, as in fitting_window; but where the entries then fit one slice (in passes of as
+// many windows as the sort arrays hold: pippenger_resident), their sums go straight into the buckets and no
+// partial sums are counted beside them. Under an 80 GiB limit that leaves a 32 GiB PoRep's H MSM c = 22
+// (one array of 4.8 GB, not two) where it took c = 21: 13 windows instead of 12.
+template <class C>
+std::pair<std::size_t, std::size_t> resident_window_and_chunk(std::size_t n, std::size_t sets,
+                                                              std::size_t available, std::size_t window_bits,
+                                                              std::size_t max_chunk) {
+  const std::size_t bits = C::Scalar::bits();
+  std::size_t c = window_bits ? window_bits : choose_gpu_window(n, bits);
+  for (;; --c) {
+    auto chunk_for = [&](bool one_slice) {
+      return max_chunk ? std::min(n, max_chunk) : auto_chunk<C>(n, c, available, 0, one_slice);
+    };
+    std::size_t chunk = chunk_for(true);
+    const bool one_slice = chunk >= n || chunk * window_count(bits, c) >= n;
+    if (!one_slice) chunk = chunk_for(false);
+    if (window_bits || c <= 8 || sets * bucket_bytes<C>(c, one_slice) <= available / 4) return {c, chunk};
+  }
 }
 
 // One slice of an MSM: entries [entry_begin, entry_begin + entry_count) of its list (of the index when there

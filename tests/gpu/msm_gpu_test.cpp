@@ -54,8 +54,13 @@ TYPED_TEST(MsmGpuTest, PippengerMatchesCpu) {
     auto expect = msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n);
     EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr), expect) << "n = " << n;
     if (n >= 1000) {
-      msm::gpu::Options small{9, n / 3 + 1};  // several slices, another window size
+      // A third of the entries' sort arrays in all windows: one slice, in passes of some windows, summed
+      // straight into the buckets; then 1/40 of them: several slices, each adding its partial sums.
+      msm::gpu::Options small{9, n / 3 + 1};
       EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr, nullptr, small), expect)
+          << "window groups";
+      msm::gpu::Options sliced{9, n / 40 + 1};
+      EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr, nullptr, sliced), expect)
           << "sliced";
     }
     if (n == 20000) {  // wide windows: three levels of the window reduction, mostly empty buckets
