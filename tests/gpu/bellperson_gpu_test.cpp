@@ -61,15 +61,21 @@ TEST(BellpersonGpu, ResidentAndStreamedKeysServeManyProofsWithTheCpuBytes) {
             groth16::gpu::Plan::kStreamed);
 }
 
+// One small partition, its key resident, to prove on the GPU in the ways the tests below vary.
+struct OnePartition {
+  r1cs::PorepLike<Fr> g = r1cs::porep_like<Fr>(12, ff::random_nonzero_os<Fr>().to_int().v[0], 1);
+  io::bellperson::Params params = setup(g.system, random_toxic_waste<Curve>());
+  Assignment w = synthesize(g.system, g.witnesses[0]);
+  cuda::Stream stream;
+  gpu::ResidentKey key{params, stream.get()};
+};
+
 // a, b and c pre-staged on the device (one buffer, one after the other, as the engine uploads them ahead):
 // the prover takes the buffer over, frees it, and gives the CPU's bytes.
 TEST(BellpersonGpu, PrestagedAbcGiveTheSameProofAndAreFreed) {
   CUZK_REQUIRE_GPU();
-  const auto g = r1cs::porep_like<Fr>(12, ff::random_nonzero_os<Fr>().to_int().v[0], 1);
-  const auto params = setup(g.system, random_toxic_waste<Curve>());
-  const auto w = synthesize(g.system, g.witnesses[0]);
-  cuda::Stream stream;
-  const gpu::ResidentKey key(params, stream.get());
+  OnePartition p;
+  const auto& [g, params, w, stream, key] = p;
   const std::size_t n = w.a.size();
   cuda::DeviceBuffer<Fr> abc(3 * n);
   abc.upload(w.a.data(), n, stream.get(), 0);
@@ -86,11 +92,8 @@ TEST(BellpersonGpu, PrestagedAbcGiveTheSameProofAndAreFreed) {
 // beside a 1 GiB margin, and otherwise into the second buffer once A·B is formed: both give the CPU's bytes.
 TEST(BellpersonGpu, CGoesUpWithAndWithoutRoomForAThirdBuffer) {
   CUZK_REQUIRE_GPU();
-  const auto g = r1cs::porep_like<Fr>(12, ff::random_nonzero_os<Fr>().to_int().v[0], 1);
-  const auto params = setup(g.system, random_toxic_waste<Curve>());
-  const auto w = synthesize(g.system, g.witnesses[0]);
-  cuda::Stream stream;
-  const gpu::ResidentKey key(params, stream.get());
+  const OnePartition p;
+  const auto& [g, params, w, stream, key] = p;
   const Fr r = ff::random_nonzero_os<Fr>(), s = ff::random_nonzero_os<Fr>();
   const auto expected = prove(params, w, r, s);
   constexpr std::size_t kGiB = std::size_t(1) << 30;
