@@ -88,7 +88,9 @@ std::size_t auto_chunk(std::size_t n, std::size_t c, std::size_t available, std:
 // quarter of `available`, as in fitting_window; but where the entries then fit one slice (in passes of as
 // many windows as the sort arrays hold: pippenger_resident), their sums go straight into the buckets and no
 // partial sums are counted beside them. Under an 80 GiB limit that leaves a 32 GiB PoRep's H MSM c = 22
-// (one array of 4.8 GB, not two) where it took c = 21: 13 windows instead of 12.
+// (one array of 4.8 GB, not two; traced), where counting both held it to c = 21 (13 windows, not 12).
+// auto_chunk subtracts only one set's buckets before it takes a third of the rest for the sort arrays; a
+// second set's buckets (the A and L tails, which share one sort) fit in the two thirds it leaves.
 template <class C>
 std::pair<std::size_t, std::size_t> resident_window_and_chunk(std::size_t n, std::size_t sets,
                                                               std::size_t available, std::size_t window_bits,
