@@ -511,10 +511,10 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     }
     ntt::gpu::inverse(d_q.data(), k.tables, stream);  // A·B's on the odd coset
     c_ready.make_wait(stream);
-    cuda::DeviceBuffer<Fr>& d_cc = d_c ? *d_c : d_t;
-    ntt::gpu::inverse(d_cc.data(), k.tables, stream);  // C's coefficients
+    cuda::DeviceBuffer<Fr>& c_values = d_c ? *d_c : d_t;
+    ntt::gpu::inverse(c_values.data(), k.tables, stream);  // C's coefficients
     quotient_plain_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
-        d_q.data(), d_cc.data(), k.tables.omega2n_powers(), m, z_plain, minus_z_plain);
+        d_q.data(), c_values.data(), k.tables.omega2n_powers(), m, z_plain, minus_z_plain);
     cuda::check_last_launch("bellperson quotient_plain_kernel");
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // after c_ready: the copies are done too
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <cub/device/device_radix_sort.cuh>
 #include <span>
@@ -323,8 +324,8 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
   const std::size_t w = window_count(bits, c);
   const std::size_t half = std::size_t(1) << (c - 1);
   const std::size_t nb = w * half;
-  int key_bits = 1;  // of every window's keys at once: the sort's work space is sized for them
-  while ((std::uint64_t(1) << key_bits) <= nb) ++key_bits;
+  // Bits of every window's keys (and the sentinel) at once: the sort's work space is sized for them.
+  const int key_bits = std::max(1, static_cast<int>(std::bit_width(nb)));
 
   cuda::PhaseTimer trace("CUZK_MSM_TRACE", stream);
   auto prefetch = [&](std::size_t s) {
@@ -387,8 +388,7 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
       const std::size_t g = std::min(group, w - w0), total = count * g, kb = w0 * half;
       // Keys count from window w0 (see digits_kernel): bucket arrays are read from kb on.
       const std::uint32_t pass_skip = static_cast<std::uint32_t>(g * half);
-      int pass_key_bits = 1;
-      while ((std::uint64_t(1) << pass_key_bits) <= pass_skip) ++pass_key_bits;
+      const int pass_key_bits = std::max(1, static_cast<int>(std::bit_width(pass_skip)));
       digits_kernel<N><<<blocks_for(count), kThreads, 0, stream>>>(
           d_scalars, d_index, begin, count, static_cast<unsigned>(c), static_cast<unsigned>(w0),
           static_cast<unsigned>(w0 + g), scalar_fold<C, N>(), keys.data(), vals.data());
