@@ -491,25 +491,24 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     buffers_ready.record(stream);  // the stream-ordered allocations of d_t and d_c
     buffers_ready.make_wait(copy.get());
     ntt::gpu::to_odd_coset(d_q.data(), 1, k.tables, stream);
+    // Every kernel that needs no c is queued before c's upload is: from pageable memory (the C ABI) an upload
+    // returns only once the host has read its source (~80 ms at 2^27), and the GPU must not wait for that.
     put(1, d_t, copy.get());
     b_ready.record(copy.get());
-    if (d_c) {
-      put(2, *d_c, copy.get());
-      c_ready.record(copy.get());
-    }
     b_ready.make_wait(stream);
     ntt::gpu::to_odd_coset(d_t.data(), 1, k.tables, stream);
     mul_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_q.data(), d_t.data(), m);
     cuda::check_last_launch("bellperson mul_kernel");
+    t_free.record(stream);
+    ntt::gpu::inverse(d_q.data(), k.tables, stream);  // A·B's on the odd coset
     if (d_c) {
       d_t.reset();  // in stream order: the peak of three buffers lasts only while b is transformed
+      put(2, *d_c, copy.get());  // after b's upload in the copy stream's order, not after the GPU's work
     } else {
-      t_free.record(stream);
       t_free.make_wait(copy.get());
       put(2, d_t, copy.get());
-      c_ready.record(copy.get());
     }
-    ntt::gpu::inverse(d_q.data(), k.tables, stream);  // A·B's on the odd coset
+    c_ready.record(copy.get());
     c_ready.make_wait(stream);
     cuda::DeviceBuffer<Fr>& c_values = d_c ? *d_c : d_t;
     ntt::gpu::inverse(c_values.data(), k.tables, stream);  // C's coefficients
