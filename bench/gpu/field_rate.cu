@@ -27,7 +27,9 @@ enum class Variant {
   kCalledSqr,
   kAdd,
   kFp64,
+  kFp64Limbs,
   kFp64Sqr,
+  kFp64SqrLimbs,
   kFp64Half,
   kFp64Int,
   kWarpMix2,
@@ -47,6 +49,13 @@ __global__ void rate_kernel(const F* in, const F* y_in, F* out) {
   const auto p = ff::mont32::modulus_words<Params, N>();
   auto w0 = ff::mont32::split<N>(x0.l), w1 = ff::mont32::split<N>(x1.l);
   const auto wy = ff::mont32::split<N>(y.l);
+  constexpr bool kInLimbs = V == Variant::kFp64Limbs || V == Variant::kFp64SqrLimbs;
+  [[maybe_unused]] ff::fp64::Limbs l0{}, l1{}, ly{};
+  if constexpr (kInLimbs && N == 6) {
+    l0 = ff::fp64::to_limbs(w0);
+    l1 = ff::fp64::to_limbs(w1);
+    ly = ff::fp64::to_limbs(wy);
+  }
   for (int i = 0; i < kIters; ++i) {
     if constexpr (V == Variant::kWide) {
       w0 = ff::mont32::mul_wide<N>(w0, wy, p, pinv);
@@ -68,6 +77,19 @@ __global__ void rate_kernel(const F* in, const F* y_in, F* out) {
         constexpr int kInt = V == Variant::kFp64 ? 0 : V == Variant::kFp64Half ? 4 : 8;
         w0 = ff::fp64::mul_words<Params, kInt>(w0, wy, p);
         w1 = ff::fp64::mul_words<Params, kInt>(w1, wy, p);
+      }
+    } else if constexpr (V == Variant::kFp64Limbs || V == Variant::kFp64SqrLimbs) {
+      // The chain stays in 48-bit limbs (values < 2p) and converts once, after the loop: what a curve
+      // formula kept in limb form would pay per product, against kFp64's conversion of both operands and
+      // the result (and the canonical subtraction) every time.
+      if constexpr (N == 6) {
+        if constexpr (V == Variant::kFp64Limbs) {
+          l0 = ff::fp64::mul_lazy<Params, 0>(l0, ly);
+          l1 = ff::fp64::mul_lazy<Params, 0>(l1, ly);
+        } else {
+          l0 = ff::fp64::sqr_lazy<Params>(l0);
+          l1 = ff::fp64::sqr_lazy<Params>(l1);
+        }
       }
     } else if constexpr (V == Variant::kFp64Sqr) {
       if constexpr (N == 6) {
@@ -97,6 +119,10 @@ __global__ void rate_kernel(const F* in, const F* y_in, F* out) {
       w0 = ff::mont32::add<N>(w0, wy, p);
       w1 = ff::mont32::add<N>(w1, wy, p);
     }
+  }
+  if constexpr (kInLimbs && N == 6) {
+    w0 = ff::mont32::reduce_once<N>(ff::fp64::to_words(l0), p);
+    w1 = ff::mont32::reduce_once<N>(ff::fp64::to_words(l1), p);
   }
   if constexpr (V != Variant::kCalled && V != Variant::kCalledSqr) {
     ff::mont32::join<N>(x0.l, w0);
@@ -139,7 +165,7 @@ void measure(const char* field, const char* variant, cudaStream_t stream) {
       if constexpr (V == Variant::kAdd)
         x = x + y;
       else if constexpr (V == Variant::kSqrWideCc || V == Variant::kSqrChain || V == Variant::kFp64Sqr ||
-                         V == Variant::kCalledSqr)
+                         V == Variant::kFp64SqrLimbs || V == Variant::kCalledSqr)
         x = x.sqr();
       else
         x = x * y;
@@ -160,7 +186,9 @@ void measure_all(const char* field, cudaStream_t stream) {
   measure<F, Variant::kSqrWideCc>(field, "sqr wide+cc (inlined)", stream);
   if constexpr (F::N == 6) {
     measure<F, Variant::kFp64>(field, "mul fp64 (inlined)", stream);
+    measure<F, Variant::kFp64Limbs>(field, "mul fp64 kept in limbs", stream);
     measure<F, Variant::kFp64Sqr>(field, "sqr fp64 (inlined)", stream);
+    measure<F, Variant::kFp64SqrLimbs>(field, "sqr fp64 kept in limbs", stream);
     measure<F, Variant::kFp64Half>(field, "mul fp64 half-int", stream);
     measure<F, Variant::kFp64Int>(field, "mul fp64 int-acc", stream);
     measure<F, Variant::kWarpMix2>(field, "fp64, 1/2 warps int", stream);
