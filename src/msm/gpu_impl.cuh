@@ -48,6 +48,52 @@ ScalarFold<N> scalar_fold() {
   return f;
 }
 
+// The digits kernel's scalar arithmetic with every limb at a compile-time index, so that the scalar and
+// the fold's constants stay in registers. window_bits (digits.hpp) reads a limb at a run-time index, and
+// bigint_less (an early return from a reversed loop) and bigint_sub were not unrolled: all of them put
+// the values on the stack, in local memory, whose traffic more than doubled the kernel's writes to device
+// memory (ncu at 2^27: 17.2 GB written for 6.4 GB of keys and values, 6.5 ms for a pass of six windows).
+template <std::size_t N>
+__device__ __forceinline__ bool less_in_registers(const ff::BigInt<N>& a, const ff::BigInt<N>& b) {
+  bool less = false;  // limbs from the lowest up: the highest limb that differs decides
+#pragma unroll
+  for (std::size_t i = 0; i < N; ++i) less = a.v[i] < b.v[i] || (a.v[i] == b.v[i] && less);
+  return less;
+}
+
+// a − b for a ≥ b.
+template <std::size_t N>
+__device__ __forceinline__ ff::BigInt<N> sub_in_registers(const ff::BigInt<N>& a, const ff::BigInt<N>& b) {
+  ff::BigInt<N> r;
+  std::uint64_t borrow = 0;
+#pragma unroll
+  for (std::size_t i = 0; i < N; ++i) {
+    r.v[i] = a.v[i] - b.v[i] - borrow;
+    borrow = (a.v[i] < b.v[i] || (a.v[i] == b.v[i] && borrow)) ? 1 : 0;
+  }
+  return r;
+}
+
+template <std::size_t N>
+__device__ __forceinline__ std::uint32_t window_bits_in_registers(const ff::BigInt<N>& s, unsigned pos,
+                                                                  unsigned c) {
+  const unsigned limb = pos / 64, shift = pos % 64;
+  std::uint64_t lo = 0, hi = 0;  // limbs at or past N read as 0, as in window_bits
+#pragma unroll
+  for (unsigned j = 0; j < N; ++j) {
+    // selp in PTX: written as C++, the compiler turns these selections back into an indexed read.
+    asm("{\n\t.reg .pred p;\n\tsetp.eq.u32 p, %2, %3;\n\tselp.b64 %0, %1, %0, p;\n\t}"
+        : "+l"(lo)
+        : "l"(s.v[j]), "r"(limb), "r"(j));
+    asm("{\n\t.reg .pred p;\n\tsetp.eq.u32 p, %2, %3;\n\tselp.b64 %0, %1, %0, p;\n\t}"
+        : "+l"(hi)
+        : "l"(s.v[j]), "r"(limb + 1), "r"(j));
+  }
+  std::uint64_t v = lo >> shift;
+  if (shift + c > 64) v |= hi << (64 - shift);
+  return static_cast<std::uint32_t>(v & ((std::uint64_t(1) << c) - 1));
+}
+
 // Signed digits of every scalar in the slice for windows [win_begin, win_end) (the carries of the windows
 // below are computed and dropped): pair ((window − win_begin)·2^(c-1) + |d|-1, point | sign) or the
 // sentinel key `skip` = (win_end − win_begin)·2^(c-1) for zero digits (sorted to the end and ignored),
@@ -63,14 +109,14 @@ __global__ void digits_kernel(const ff::BigInt<N>* scalars, const std::uint32_t*
   const std::uint32_t i = index ? index[begin + k] : static_cast<std::uint32_t>(begin + k);
   ff::BigInt<N> s = scalars[i];
   std::uint32_t negate = 0;
-  if (fold.fold && ff::bigint_less(fold.half_r, s) && ff::bigint_less(s, fold.r)) {
-    ff::bigint_sub(s, fold.r, s);
+  if (fold.fold && less_in_registers(fold.half_r, s) && less_in_registers(s, fold.r)) {
+    s = sub_in_registers(fold.r, s);
     negate = kSignBit;
   }
   const std::uint32_t half = 1u << (c - 1), skip = (win_end - win_begin) * half;
   std::uint32_t carry = 0;
   for (unsigned win = 0; win < win_end; ++win) {
-    std::uint32_t d = window_bits(s, std::size_t(win) * c, c) + carry;
+    std::uint32_t d = window_bits_in_registers(s, win * c, c) + carry;
     carry = d > half ? 1 : 0;
     if (win < win_begin) continue;
     std::int32_t sd = static_cast<std::int32_t>(d) - static_cast<std::int32_t>(carry << c);
@@ -86,14 +132,33 @@ __global__ void digits_kernel(const ff::BigInt<N>* scalars, const std::uint32_t*
   }
 }
 
+// Where each key's run begins and ends in the sorted keys, kBoundsPerThread consecutive keys per thread
+// (one per thread, 6.3 M blocks in a pass of six windows over 2^27 points, ran at a quarter of the memory's
+// bandwidth: 3.8 ms a pass).
+constexpr unsigned kBoundsPerThread = 8;
+
 __global__ void bounds_kernel(const std::uint32_t* keys, std::size_t total, std::uint32_t skip,
                               std::uint32_t* start, std::uint32_t* end) {
-  std::size_t p = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (p >= total) return;
-  std::uint32_t key = keys[p];
-  if (key >= skip) return;
-  if (p == 0 || keys[p - 1] != key) start[key] = static_cast<std::uint32_t>(p);
-  if (p + 1 == total || keys[p + 1] != key) end[key] = static_cast<std::uint32_t>(p + 1);
+  const std::size_t p0 = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) * kBoundsPerThread;
+  if (p0 >= total) return;
+  std::uint32_t k[kBoundsPerThread + 1];  // this thread's keys and the one after them
+  if (p0 + kBoundsPerThread <= total) {   // keys is 32-byte aligned, and so is every p0
+    const uint4* q = reinterpret_cast<const uint4*>(keys + p0);
+    const uint4 lo = q[0], hi = q[1];
+    k[0] = lo.x, k[1] = lo.y, k[2] = lo.z, k[3] = lo.w, k[4] = hi.x, k[5] = hi.y, k[6] = hi.z, k[7] = hi.w;
+  } else {
+    for (unsigned j = 0; j < kBoundsPerThread; ++j) k[j] = p0 + j < total ? keys[p0 + j] : skip;
+  }
+  k[kBoundsPerThread] = p0 + kBoundsPerThread < total ? keys[p0 + kBoundsPerThread] : skip;
+  std::uint32_t prev = p0 == 0 ? skip : keys[p0 - 1];  // skip: no key's run continues into the first
+#pragma unroll
+  for (unsigned j = 0; j < kBoundsPerThread; ++j) {
+    const std::uint32_t key = k[j];
+    if (key >= skip) return;  // zero digits sort last
+    if (key != prev) start[key] = static_cast<std::uint32_t>(p0 + j);
+    if (key != k[j + 1]) end[key] = static_cast<std::uint32_t>(p0 + j + 1);
+    prev = key;
+  }
 }
 
 // Bucket accumulation over fixed segments of 2^log_seg sorted entries, so a crowded bucket is shared by many
@@ -205,30 +270,45 @@ __global__ void fold_heads_kernel(const std::uint32_t* keys, std::size_t total, 
   head[t] = acc;
 }
 
-// Per bucket, the sum of this slice's entries: partial[b] when its run lies inside one segment,
-// otherwise the tail of its first segment plus the heads of the following ones (added here when there
-// are at most kFoldRadix, else folded into the first head above). The first slice stores (infinity for
-// untouched buckets), later slices add.
+// The sum of a bucket whose run crosses segment boundaries: the tail of the run's first segment t0 plus
+// the heads of the segments after it (added here when there are at most kFoldRadix, else folded into the
+// first head above), stored to out[key]. One thread per segment, and only the thread of the bucket's first
+// head (segment t0 + 1) works: the additions fill whole warps. With a thread per bucket (at c = 22 over
+// 2^27 points 3 of 4 buckets lie inside one segment, and those threads had nothing to add), a warp took
+// as long as its busiest lane: the merge took 35 ms of a 2^27 BLS12-381 G1 MSM.
+template <class C>
+__global__ void __launch_bounds__(kThreads, kAccumulateMinBlocks<C>)
+    join_pieces_kernel(const std::uint32_t* keys, std::size_t total, std::uint32_t skip,
+                       const std::uint32_t* start, const std::uint32_t* end, unsigned log_seg,
+                       const Xyzz<C>* head, const Xyzz<C>* tail, Xyzz<C>* out) {
+  const std::size_t t = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (t == 0 || (t << log_seg) >= total) return;
+  const std::uint32_t key = keys[t << log_seg];
+  if (key >= skip) return;
+  const std::size_t t0 = start[key] >> log_seg;
+  if (t != t0 + 1) return;  // the run begins in this segment, or this is a later head of it
+  const std::size_t t1 = (end[key] - 1) >> log_seg;
+  Xyzz<C> acc = tail[t0] + head[t];
+  if (t1 - t0 <= kFoldRadix)
+    for (std::size_t u = t + 1; u <= t1; ++u) acc += head[u];
+  out[key] = acc;
+}
+
+// Per bucket of the pass, this slice's sum into the bucket: partial[b] (a run inside one segment, stored
+// by accumulate_kernel, or the joined pieces above), stored by the first slice and added by later ones;
+// infinity on the first slice for a bucket with no entry. In place (one slice, whose partial sums are the
+// buckets) only the empty buckets are written.
 template <class C>
 __global__ void merge_kernel(const std::uint32_t* start, const std::uint32_t* end, std::size_t buckets_n,
-                             unsigned log_seg, const Xyzz<C>* partial, const Xyzz<C>* head,
-                             const Xyzz<C>* tail, bool first_slice, Xyzz<C>* buckets) {
+                             const Xyzz<C>* partial, bool first_slice, bool in_place, Xyzz<C>* buckets) {
   const std::size_t b = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (b >= buckets_n) return;
-  const std::uint32_t s = start[b], e = end[b];
-  if (s == e) {
+  if (start[b] == end[b]) {
     if (first_slice) buckets[b] = Xyzz<C>::infinity();
     return;
   }
-  const std::size_t t0 = s >> log_seg, t1 = (e - 1) >> log_seg;
-  Xyzz<C> acc;
-  if (t0 == t1)
-    acc = partial[b];
-  else
-    acc = tail[t0] + head[t0 + 1];
-  if (t1 - t0 <= kFoldRadix)
-    for (std::size_t t = t0 + 2; t <= t1; ++t) acc += head[t];
-  buckets[b] = first_slice ? acc : buckets[b] + acc;
+  if (in_place) return;
+  buckets[b] = first_slice ? partial[b] : buckets[b] + partial[b];
 }
 
 // Batch addition: each thread sums a strided subset; partials reduced by fold_kernel.
@@ -406,8 +486,8 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
       // cleared all 2·12·2^21 bounds each time).
       CUZK_CUDA_CHECK(cudaMemsetAsync(start.data() + kb, 0, g * half * sizeof(std::uint32_t), stream));
       CUZK_CUDA_CHECK(cudaMemsetAsync(end.data() + kb, 0, g * half * sizeof(std::uint32_t), stream));
-      bounds_kernel<<<blocks_for(total), kThreads, 0, stream>>>(sorted_keys, total, pass_skip,
-                                                                start.data() + kb, end.data() + kb);
+      bounds_kernel<<<blocks_for((total + kBoundsPerThread - 1) / kBoundsPerThread), kThreads, 0, stream>>>(
+          sorted_keys, total, pass_skip, start.data() + kb, end.data() + kb);
       cuda::check_last_launch("msm bounds_kernel");
       trace.mark("bounds");
       const std::size_t pass_segments = segments_of(total, log_seg);
@@ -426,10 +506,14 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
               head.data());
           cuda::check_last_launch("msm fold_heads_kernel");
         }
+        join_pieces_kernel<C><<<blocks_for(pass_segments), kThreads, 0, stream>>>(
+            sorted_keys, total, pass_skip, start.data() + kb, end.data() + kb, log_seg, head.data(),
+            tail.data(), partial + kb);
+        cuda::check_last_launch("msm join_pieces_kernel");
         // The group's buckets only: the first slice stores them, later slices add.
-        merge_kernel<C><<<blocks_for(g * half), kThreads, 0, stream>>>(
-            start.data() + kb, end.data() + kb, g * half, log_seg, partial + kb, head.data(), tail.data(),
-            first, buckets[j].data() + kb);
+        merge_kernel<C><<<blocks_for(g * half), kThreads, 0, stream>>>(start.data() + kb, end.data() + kb,
+                                                                       g * half, partial + kb, first,
+                                                                       in_place, buckets[j].data() + kb);
         cuda::check_last_launch("msm merge_kernel");
         trace.mark("merge");
       }
