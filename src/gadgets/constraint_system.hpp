@@ -1,0 +1,260 @@
+// One circuit description, three ways to run it (bellpepper's ConstraintSystem, without namespaces).
+//
+// A circuit is a function template over the constraint system `CS`. It calls
+//   Variable cs.alloc(value)           an aux variable;  `value` is a callable returning Fr
+//   Variable cs.alloc_input(value)     a public input;   ONE (kOne, input 0) exists before the circuit runs
+//   void cs.enforce(fa, fb, fc)        a row A·B = C;  fa, fb, fc are callables void(LinearCombination&)
+//                                      that add their terms to an empty combination (bellpepper's |lc| lc +
+//                                      …)
+// and reads `CS::kWitness`: only when it is true are values computed and `value` called; only when it is
+// false are the combinations built. Gadgets therefore keep their values next to their variables and compute
+// them under `if constexpr (CS::kWitness)`.
+//
+// The modes:
+//   ShapeCS         counts and density bitmaps only (shape.hpp): the combinations are built into three
+//                   reused buffers and dropped.
+//   RecordCS<>      the matrices A, B, C (CSR) and the shape: bellperson's pre-compiled circuit.
+//                   RecordCS<true> also keeps the values, so a test can check every row (is_satisfied).
+//   WitnessCS       the input and aux assignments only: no combination is ever built (the hot path: a
+//   WitnessSlice    32 GiB PoRep partition is 130 M aux values). A slice writes into a window of arrays
+//                   sized by a shape run, at the variable numbers the whole circuit gives it, so that
+//                   independent parts of one circuit are synthesized in parallel.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gadgets/linear_combination.hpp"
+#include "gadgets/shape.hpp"
+#include "gadgets/variable.hpp"
+#include "r1cs/csr.hpp"
+
+namespace cuzk::gadgets {
+
+// A circuit's synthesis cannot be carried out (a value is missing or out of range, a size is not one the
+// circuit supports): the message says which.
+struct SynthesisError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class ShapeCS {
+ public:
+  static constexpr bool kWitness = false;
+
+  template <class F>
+  Variable alloc(F&&) {
+    shape_.on_alloc_aux();
+    return Variable::aux(static_cast<std::uint32_t>(shape_.aux - 1));
+  }
+  template <class F>
+  Variable alloc_input(F&&) {
+    shape_.on_alloc_input();
+    return Variable::input(static_cast<std::uint32_t>(shape_.inputs - 1));
+  }
+  template <class FA, class FB, class FC>
+  void enforce(FA&& fa, FB&& fb, FC&& fc) {
+    a_.clear(), b_.clear(), c_.clear();
+    fa(a_), fb(b_), fc(c_);
+    shape_.on_enforce(a_, b_, c_);
+  }
+
+  std::uint64_t num_inputs() const { return shape_.inputs; }
+  std::uint64_t num_aux() const { return shape_.aux; }
+  std::uint64_t num_constraints() const { return shape_.constraints; }
+  const Shape& shape() const { return shape_; }
+
+ private:
+  Shape shape_;
+  LinearCombination a_, b_, c_;
+};
+
+// The pre-compiled circuit: the synthesized rows (columns: ONE, the other inputs, then aux, as bellperson
+// lays out the witness) and the shape. The prover's `input · 1 = 0` rows are not in `system`: the bellperson
+// prover and setup add them (groth16/bellperson.hpp), and with_input_rows() appends them for a reader that
+// wants the matrices as the prover sees them.
+struct PrecompiledCircuit {
+  r1cs::CsrSystem<Fr> system;  // n_vars = inputs + aux, n_public = inputs - 1
+  Shape shape;
+
+  r1cs::CsrSystem<Fr> with_input_rows() const;
+};
+
+template <bool kValues = false>
+class RecordCS {
+ public:
+  static constexpr bool kWitness = kValues;
+
+  RecordCS() {
+    if constexpr (kValues) inputs_.push_back(Fr::one());
+  }
+
+  template <class F>
+  Variable alloc(F&& value) {
+    if constexpr (kValues) aux_.push_back(value());
+    shape_.on_alloc_aux();
+    return Variable::aux(static_cast<std::uint32_t>(shape_.aux - 1));
+  }
+  template <class F>
+  Variable alloc_input(F&& value) {
+    if constexpr (kValues) inputs_.push_back(value());
+    shape_.on_alloc_input();
+    return Variable::input(static_cast<std::uint32_t>(shape_.inputs - 1));
+  }
+  template <class FA, class FB, class FC>
+  void enforce(FA&& fa, FB&& fb, FC&& fc) {
+    a_.clear(), b_.clear(), c_.clear();
+    fa(a_), fb(b_), fc(c_);
+    shape_.on_enforce(a_, b_, c_);
+    append(a_, m_.a), append(b_, m_.b), append(c_, m_.c);
+  }
+
+  std::uint64_t num_inputs() const { return shape_.inputs; }
+  std::uint64_t num_aux() const { return shape_.aux; }
+  std::uint64_t num_constraints() const { return shape_.constraints; }
+  const Shape& shape() const { return shape_; }
+  std::span<const Fr> input_values() const requires kValues { return inputs_; }
+  std::span<const Fr> aux_values() const requires kValues { return aux_; }
+
+  // The first row A·w ∘ B·w ≠ C·w, if any (rows in synthesis order).
+  std::optional<std::size_t> first_unsatisfied() const requires kValues;
+  bool is_satisfied() const requires kValues { return !first_unsatisfied(); }
+
+  // Remaps the columns now that the input count is final; the recorder is left empty.
+  PrecompiledCircuit finish() &&;
+
+ private:
+  // Columns as raw variable numbers (the input bit set for inputs) until finish().
+  static void append(const LinearCombination& lc, r1cs::Csr<Fr>& m) {
+    for (const Term& t : lc.inputs()) m.add(Variable::input(t.index).raw(), t.coeff);
+    for (const Term& t : lc.aux()) m.add(Variable::aux(t.index).raw(), t.coeff);
+    m.end_row();
+  }
+  Fr value_of(std::uint32_t raw) const requires kValues {
+    return (raw & Variable::kInputBit) ? inputs_[raw & ~Variable::kInputBit] : aux_[raw];
+  }
+
+  Shape shape_;
+  LinearCombination a_, b_, c_;
+  struct {
+    r1cs::Csr<Fr> a, b, c;
+  } m_;
+  std::vector<Fr> inputs_, aux_;
+};
+
+// The assignments of a whole circuit, grown as it allocates.
+class WitnessCS {
+ public:
+  static constexpr bool kWitness = true;
+
+  WitnessCS() { inputs_.push_back(Fr::one()); }
+  // Room for a circuit whose sizes a shape run gave: no reallocation on the way.
+  void reserve(std::size_t inputs, std::size_t aux) {
+    inputs_.reserve(inputs);
+    aux_.reserve(aux);
+  }
+
+  template <class F>
+  Variable alloc(F&& value) {
+    aux_.push_back(value());
+    return Variable::aux(static_cast<std::uint32_t>(aux_.size() - 1));
+  }
+  template <class F>
+  Variable alloc_input(F&& value) {
+    inputs_.push_back(value());
+    return Variable::input(static_cast<std::uint32_t>(inputs_.size() - 1));
+  }
+  template <class FA, class FB, class FC>
+  void enforce(FA&&, FB&&, FC&&) {}
+
+  std::uint64_t num_inputs() const { return inputs_.size(); }
+  std::uint64_t num_aux() const { return aux_.size(); }
+  std::span<const Fr> input_values() const { return inputs_; }
+  std::span<const Fr> aux_values() const { return aux_; }
+  std::vector<Fr> take_inputs() && { return std::move(inputs_); }
+  std::vector<Fr> take_aux() && { return std::move(aux_); }
+
+ private:
+  std::vector<Fr> inputs_, aux_;
+};
+
+// A window [first, first + capacity) of the input and aux arrays of a whole circuit: the part of it one
+// thread synthesizes. Variables are numbered as in the whole circuit, so values allocated before the window
+// (a shared replica id, say) are referred to as they are; allocating past the window is a SynthesisError
+// (the shape run that sized it disagrees with this run).
+class WitnessSlice {
+ public:
+  static constexpr bool kWitness = true;
+
+  WitnessSlice(std::span<Fr> inputs, std::uint64_t first_input, std::span<Fr> aux, std::uint64_t first_aux)
+      : inputs_(inputs), aux_(aux), first_input_(first_input), first_aux_(first_aux) {}
+
+  template <class F>
+  Variable alloc(F&& value) {
+    if (next_aux_ == aux_.size()) overflow("aux");
+    aux_[next_aux_] = value();
+    return Variable::aux(static_cast<std::uint32_t>(first_aux_ + next_aux_++));
+  }
+  template <class F>
+  Variable alloc_input(F&& value) {
+    if (next_input_ == inputs_.size()) overflow("input");
+    inputs_[next_input_] = value();
+    return Variable::input(static_cast<std::uint32_t>(first_input_ + next_input_++));
+  }
+  template <class FA, class FB, class FC>
+  void enforce(FA&&, FB&&, FC&&) {}
+
+  std::uint64_t inputs_written() const { return next_input_; }
+  std::uint64_t aux_written() const { return next_aux_; }
+
+ private:
+  [[noreturn]] void overflow(const char* kind) const {
+    throw SynthesisError(std::string("witness slice: more ") + kind +
+                         " variables than the circuit's shape gives this part");
+  }
+  std::span<Fr> inputs_, aux_;
+  std::uint64_t first_input_, first_aux_;
+  std::uint64_t next_input_ = 0, next_aux_ = 0;
+};
+
+// The first row of `system` that w = (inputs ‖ aux) does not satisfy, if any (rows in parallel).
+std::optional<std::size_t> first_unsatisfied_row(const r1cs::CsrSystem<Fr>& system,
+                                                 std::span<const Fr> inputs, std::span<const Fr> aux);
+
+// --- RecordCS's out-of-line members ---
+
+template <bool kValues>
+std::optional<std::size_t> RecordCS<kValues>::first_unsatisfied() const requires kValues {
+  auto row_value = [&](const r1cs::Csr<Fr>& m, std::size_t r) {
+    Fr acc = Fr::zero();
+    for (std::uint64_t k = m.row_start[r]; k < m.row_start[r + 1]; ++k) acc += value_of(m.col[k]) * m.val[k];
+    return acc;
+  };
+  for (std::size_t r = 0; r < m_.a.rows(); ++r)
+    if (row_value(m_.a, r) * row_value(m_.b, r) != row_value(m_.c, r)) return r;
+  return std::nullopt;
+}
+
+template <bool kValues>
+PrecompiledCircuit RecordCS<kValues>::finish() && {
+  const auto n_inputs = static_cast<std::uint32_t>(shape_.inputs);
+  for (r1cs::Csr<Fr>* m : {&m_.a, &m_.b, &m_.c})
+    for (std::uint32_t& col : m->col)
+      col = (col & Variable::kInputBit) ? (col & ~Variable::kInputBit) : n_inputs + col;
+  PrecompiledCircuit out;
+  out.system.n_vars = static_cast<std::uint32_t>(shape_.inputs + shape_.aux);
+  out.system.n_public = n_inputs - 1;
+  out.system.a = std::move(m_.a);
+  out.system.b = std::move(m_.b);
+  out.system.c = std::move(m_.c);
+  out.shape = std::move(shape_);
+  m_ = {};
+  shape_ = {};
+  return out;
+}
+
+}  // namespace cuzk::gadgets
