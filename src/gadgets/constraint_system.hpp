@@ -128,10 +128,13 @@ class RecordCS {
   PrecompiledCircuit finish() &&;
 
  private:
-  // Columns as raw variable numbers (the input bit set for inputs) until finish().
+  // Columns as raw variable numbers (the input bit set for inputs) until finish(); a term that cancelled to
+  // zero is not stored (it adds nothing to the row, and the prover's densities skip it).
   static void append(const LinearCombination& lc, r1cs::Csr<Fr>& m) {
-    for (const Term& t : lc.inputs()) m.add(Variable::input(t.index).raw(), t.coeff);
-    for (const Term& t : lc.aux()) m.add(Variable::aux(t.index).raw(), t.coeff);
+    for (const Term& t : lc.inputs())
+      if (!t.coeff.is_zero()) m.add(Variable::input(t.index).raw(), t.coeff);
+    for (const Term& t : lc.aux())
+      if (!t.coeff.is_zero()) m.add(Variable::aux(t.index).raw(), t.coeff);
     m.end_row();
   }
   Fr value_of(std::uint32_t raw) const requires kValues {

@@ -11,6 +11,15 @@
 
 namespace cuzk::gadgets {
 
+// Terms whose coefficient is not zero: what the matrices store (the original daemon's recorder drops a term that
+// cancelled, and bellperson's prover skips it).
+inline std::uint64_t nonzero_terms(const LinearCombination& lc) {
+  std::uint64_t n = 0;
+  for (const Term& t : lc.inputs()) n += !t.coeff.is_zero();
+  for (const Term& t : lc.aux()) n += !t.coeff.is_zero();
+  return n;
+}
+
 struct Shape {
   std::uint64_t inputs = 1;  // ONE
   std::uint64_t aux = 0;
@@ -35,9 +44,9 @@ struct Shape {
   }
   void on_enforce(const LinearCombination& a, const LinearCombination& b, const LinearCombination& c) {
     ++constraints;
-    nnz_a += a.size();
-    nnz_b += b.size();
-    nnz_c += c.size();
+    nnz_a += nonzero_terms(a);
+    nnz_b += nonzero_terms(b);
+    nnz_c += nonzero_terms(c);
     for (const Term& t : a.aux())
       if (!t.coeff.is_zero()) a_aux.set(t.index);
     for (const Term& t : b.inputs())

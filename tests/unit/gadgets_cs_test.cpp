@@ -65,7 +65,7 @@ TEST(ConstraintSystem, ModesAgreeAndRecordIsSatisfied) {
   EXPECT_EQ(rec.num_constraints(), shape.num_constraints());
   EXPECT_EQ(wit.num_aux(), shape.num_aux());
   EXPECT_EQ(wit.num_inputs(), shape.num_inputs());
-  EXPECT_EQ(shape.shape().nnz_a, 6u);  // ONE + ONE merges into one (zero) term
+  EXPECT_EQ(shape.shape().nnz_a, 5u);  // ONE − ONE merges into one zero term, not stored
   EXPECT_EQ(shape.shape().nnz_b, 5u);
   EXPECT_EQ(shape.shape().a_aux.popcount(), 5u);
   EXPECT_EQ(shape.shape().b_aux.popcount(), 4u);
@@ -79,6 +79,7 @@ TEST(ConstraintSystem, ModesAgreeAndRecordIsSatisfied) {
   EXPECT_EQ(pc.system.n_vars, 11u);
   EXPECT_EQ(pc.system.n_public, 1u);
   EXPECT_EQ(pc.system.a.rows(), 5u);
+  EXPECT_EQ(pc.system.a.nnz(), 5u);
   EXPECT_FALSE(first_unsatisfied_row(pc.system, wit.input_values(), wit.aux_values()));
   aux_values[4] += Fr::one();
   EXPECT_EQ(first_unsatisfied_row(pc.system, input_values, aux_values), std::optional<std::size_t>(1));
