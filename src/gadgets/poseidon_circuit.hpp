@@ -48,11 +48,13 @@ class LegacyCircuit {
   static constexpr bool kValues = CS::kWitness;
   static constexpr bool kRows = cs_builds_rows<CS>();
 
+  struct NoLc {};  // the witness modes carry no combinations
+
   // neptune's Elt: an allocated variable, or a linear combination (with its value when kValues).
   struct Elt {
     bool allocated = false;
     Variable var;
-    LinearCombination lc;
+    [[no_unique_address]] std::conditional_t<kRows, LinearCombination, NoLc> lc;
     Fr value = Fr::zero();
   };
 
@@ -103,7 +105,11 @@ class LegacyCircuit {
     out.allocated = true;
     if constexpr (kValues) out.value = e.value;
     out.var = alloc(out.value);
-    cs_.enforce([&](LC& a) { a.add(e.lc); }, [&](LC& b) { b.add(kOne); }, [&](LC& c) { c.add(out.var); });
+    cs_.enforce(
+        [&](LC& a) {
+          if constexpr (kRows) a.add(e.lc);
+        },
+        [&](LC& b) { b.add(kOne); }, [&](LC& c) { c.add(out.var); });
     return out;
   }
 
