@@ -1,0 +1,199 @@
+#include "filecoin/porep_test_data.hpp"
+
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "filecoin/porep_vanilla_verify.hpp"
+#include "filecoin/poseidon.hpp"
+#include "filecoin/sdr_labels.hpp"
+#include "filecoin/sha256.hpp"
+#include "filecoin/sparse_merkle.hpp"
+
+namespace cuzk::filecoin {
+
+std::uint64_t registered_seal_proof_v1_1(const PorepParams& params) {
+  switch (params.sector_bytes) {
+    case std::uint64_t{1} << 11:
+      return 5;
+    case std::uint64_t{1} << 23:
+      return 6;
+    case std::uint64_t{1} << 29:
+      return 7;
+    case std::uint64_t{1} << 35:
+      return 8;
+    case std::uint64_t{1} << 36:
+      return 9;
+  }
+  throw std::invalid_argument("no registered seal proof for a sector of " +
+                              std::to_string(params.sector_bytes) + " bytes");
+}
+
+namespace {
+
+// Every random value is SHA-256(seed ‖ tag ‖ a ‖ b) (u64s little-endian): a pure function of what it is
+// for, so the sparse trees' fillers need no memory and the data is the same however it is walked.
+class SeededBytes {
+ public:
+  explicit SeededBytes(std::uint64_t seed) : seed_(seed) {}
+
+  Bytes32 bytes(std::string_view tag, std::uint64_t a = 0, std::uint64_t b = 0) const {
+    Sha256 h;
+    put(h, seed_);
+    h.update(std::span(reinterpret_cast<const std::uint8_t*>(tag.data()), tag.size()));
+    put(h, a);
+    put(h, b);
+    return h.finish();
+  }
+  // 254 random bits: always a canonical Fr, like a trimmed label or a Fr32-padded data node.
+  Bytes32 trimmed(std::string_view tag, std::uint64_t a = 0, std::uint64_t b = 0) const {
+    Bytes32 x = bytes(tag, a, b);
+    trim_to_fr32(x);
+    return x;
+  }
+  Fr fr(std::string_view tag, std::uint64_t a = 0, std::uint64_t b = 0) const {
+    return fr_from_repr(trimmed(tag, a, b));
+  }
+
+ private:
+  static void put(Sha256& h, std::uint64_t v) {
+    std::uint8_t le[8];
+    for (int i = 0; i < 8; ++i) le[i] = std::uint8_t(v >> (8 * i));
+    h.update(le);
+  }
+  std::uint64_t seed_;
+};
+
+class Generator {
+ public:
+  Generator(const PorepParams& params, const SdrGraph& graph, const SeededBytes& random,
+            const ReplicaId& replica_id, const std::vector<std::uint64_t>& challenges)
+      : params_(params),
+        graph_(graph),
+        random_(random),
+        replica_id_(replica_id),
+        challenged_(challenges.begin(), challenges.end()) {}
+
+  // Memoized: a challenged node's label from its parents (recursing into challenged parents: DRG parents are
+  // earlier nodes and expander parents the previous layer, so this ends), any other node's random.
+  const Label& label(unsigned layer, std::uint64_t node) {
+    const auto key = std::make_pair(layer, node);
+    if (auto it = labels_.find(key); it != labels_.end()) return it->second;
+    Label value;
+    if (challenged_.count(node)) {
+      const auto& parents = parents_of(node);
+      std::vector<Label> parent_labels;
+      for (unsigned i = 0; i < kDrgParents; ++i) parent_labels.push_back(label(layer, parents[i]));
+      if (layer > 1)
+        for (unsigned i = kDrgParents; i < kDrgParents + kExpanderParents; ++i)
+          parent_labels.push_back(label(layer - 1, parents[i]));
+      value = label_from_parents(replica_id_, layer, node, parent_labels);
+    } else {
+      value = random_.trimmed("label", layer, node);
+    }
+    return labels_.emplace(key, value).first->second;
+  }
+
+  std::vector<Fr> column(std::uint64_t node) {
+    std::vector<Fr> rows;
+    for (unsigned layer = 1; layer <= params_.layers; ++layer)
+      rows.push_back(fr_from_repr(label(layer, node)));
+    return rows;
+  }
+
+  Fr data_leaf(std::uint64_t node) const { return random_.fr("data", node); }
+
+  const std::array<std::uint32_t, kDegree>& parents_of(std::uint64_t node) {
+    auto it = parents_.find(node);
+    if (it == parents_.end()) it = parents_.emplace(node, graph_.parents(node)).first;
+    return it->second;
+  }
+
+ private:
+  const PorepParams& params_;
+  const SdrGraph& graph_;
+  const SeededBytes& random_;
+  const ReplicaId& replica_id_;
+  std::set<std::uint64_t> challenged_;
+  std::map<std::pair<unsigned, std::uint64_t>, Label> labels_;
+  std::map<std::uint64_t, std::array<std::uint32_t, kDegree>> parents_;
+};
+
+SparseMerkleTree::FillerFn random_filler(const SeededBytes& random, std::string tag) {
+  return [&random, tag = std::move(tag)](unsigned level, std::uint64_t position) {
+    return random.fr(tag, level, position);
+  };
+}
+
+}  // namespace
+
+PorepTestPartition make_test_porep_partition(const PorepParams& params, std::uint64_t seed,
+                                             unsigned partition_k) {
+  if (partition_k >= params.partitions)
+    throw std::invalid_argument("PoRep test data: partition " + std::to_string(partition_k) + " of a " +
+                                params.name + " sector (" + std::to_string(params.partitions) +
+                                " partitions)");
+  const SeededBytes random(seed);
+  PorepTestPartition out;
+  out.porep_id = porep_id_for(registered_seal_proof_v1_1(params));
+  out.interactive_seed = random.bytes("interactive seed");
+  out.partition = partition_k;
+  const ReplicaId replica_id = random.trimmed("replica id");
+  out.challenges =
+      interactive_challenges(params.nodes, replica_id, out.interactive_seed, params.challenges_per_partition,
+                             static_cast<std::uint8_t>(partition_k));
+  const SdrGraph graph = porep_graph(params, out.porep_id);
+  Generator gen(params, graph, random, replica_id, out.challenges);
+
+  SparseMerkleTree tree_d(tree_d_arities(params), tree_d_hash, random_filler(random, "tree D"));
+  SparseMerkleTree tree_c(tree_arities(params.tree), tree_poseidon_hash, random_filler(random, "tree C"));
+  SparseMerkleTree tree_r(tree_arities(params.tree), tree_poseidon_hash,
+                          random_filler(random, "tree R_last"));
+  std::map<std::uint64_t, Fr> column_hashes;  // a node's column is hashed once however often it appears
+  auto put_column = [&](std::uint64_t node) {
+    if (column_hashes.count(node)) return;
+    const Fr h = column_hash(gen.column(node));
+    column_hashes.emplace(node, h);
+    tree_c.set_leaf(node, h);
+  };
+  for (std::uint64_t c : out.challenges) {
+    const Fr data = gen.data_leaf(c);
+    tree_d.set_leaf(c, data);
+    tree_r.set_leaf(c, fr_from_repr(gen.label(params.layers, c)) + data);
+    put_column(c);
+    for (std::uint32_t parent : gen.parents_of(c)) put_column(parent);
+  }
+  tree_d.build();
+  tree_c.build();
+  tree_r.build();
+
+  PorepPartitionProof& proof = out.proof;
+  proof.replica_id = fr_from_repr(replica_id);
+  proof.comm_d = tree_d.root();
+  proof.comm_c = tree_c.root();
+  proof.comm_r_last = tree_r.root();
+  const Fr pair[2] = {proof.comm_c, proof.comm_r_last};
+  proof.comm_r = poseidon_hash(pair);
+  for (std::uint64_t c : out.challenges) {
+    ChallengeProof ch;
+    ch.challenge = c;
+    ch.data_leaf = gen.data_leaf(c);
+    ch.comm_d_path = tree_d.path(c);
+    const auto& parents = gen.parents_of(c);
+    for (unsigned i = 0; i < kDrgParents + kExpanderParents; ++i) {
+      ColumnProof& column = i < kDrgParents ? ch.drg_parents[i] : ch.exp_parents[i - kDrgParents];
+      column.rows = gen.column(parents[i]);
+      column.path = tree_c.path(parents[i]);
+    }
+    ch.comm_r_last_path = tree_r.path(c);
+    ch.comm_c_path = tree_c.path(c);
+    proof.challenges.push_back(std::move(ch));
+  }
+  out.public_inputs = porep_public_inputs(graph, proof);
+  return out;
+}
+
+}  // namespace cuzk::filecoin

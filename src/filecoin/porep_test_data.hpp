@@ -1,0 +1,43 @@
+// TEST-ONLY: consistent PoRep vanilla data for one partition at any production sector size, without a
+// sector. Everything is derived from a 64-bit seed:
+//   - replica_id (254 bits), the interactive randomness, and the partition's interactive challenges;
+//   - labels: a challenged node's label in every layer is computed from its parents' labels with the real
+//     SDR graph (sdr_labels.hpp); every other node's label is random. So the parents' columns are random
+//     except where a parent is itself challenged, and then they agree with its computed labels;
+//   - a challenged node's data leaf is random (254 bits);
+//   - trees D, C and R_last are sparse (sparse_merkle.hpp): only the challenged paths (and in tree C the
+//     parents' columns) are materialised, every untouched subtree's root is random.
+// The result passes verify_porep_vanilla, so the partition circuit synthesized from it is satisfied. A few
+// thousand hashes per partition (~0.2 s at 32/64 GiB in Release).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "filecoin/challenges.hpp"
+#include "filecoin/porep_params.hpp"
+#include "filecoin/porep_vanilla.hpp"
+#include "filecoin/sdr_graph.hpp"
+
+namespace cuzk::filecoin {
+
+// filecoin-proofs-api's RegisteredSealProof StackedDrg<size>V1_1 number: 5, 6, 7, 8, 9 for 2KiB, 8MiB,
+// 512MiB, 32GiB, 64GiB. Throws std::invalid_argument for another size.
+std::uint64_t registered_seal_proof_v1_1(const PorepParams& params);
+
+struct PorepTestPartition {
+  PorepPartitionProof proof;
+  // porep_id_for(registered_seal_proof_v1_1(params)); the graph is porep_graph(params, porep_id).
+  PorepId porep_id{};
+  Bytes32 interactive_seed{};  // the randomness the challenges were drawn with
+  unsigned partition = 0;
+  std::vector<std::uint64_t> challenges;  // interactive_challenges(..., challenges_per_partition, partition)
+  std::vector<Fr> public_inputs;          // porep_public_inputs(graph, proof): 3 + 18 · challenges
+};
+
+// Deterministic for (params, seed, partition_k). Throws std::invalid_argument for partition_k ≥
+// params.partitions.
+PorepTestPartition make_test_porep_partition(const PorepParams& params, std::uint64_t seed,
+                                             unsigned partition_k = 0);
+
+}  // namespace cuzk::filecoin
