@@ -26,12 +26,13 @@ namespace cuzk::filecoin {
 // Throws SynthesisError unless `proof` has the shape `params` give (challenge count, columns, every path).
 void check_porep_proof_shape(const PorepParams& params, const PorepPartitionProof& proof);
 
-namespace porep_detail {
-
-struct Commitments {
+// The allocations every challenge refers to.
+struct PorepCommitments {
   AllocatedNum comm_d, comm_c, comm_r_last;
   std::vector<Boolean> replica_id_bits;  // 256: the label hash's first block
 };
+
+namespace porep_detail {
 
 template <class CS>
 std::vector<AllocatedNum> alloc_column(CS& cs, unsigned layers, const ColumnProof* column) {
@@ -42,9 +43,14 @@ std::vector<AllocatedNum> alloc_column(CS& cs, unsigned layers, const ColumnProo
   return rows;
 }
 
+}  // namespace porep_detail
+
+// One challenge's part of the circuit. Every challenge has the same shape, so the parallel drivers
+// (porep_synthesis.hpp) give each its own constraint system at the variable numbers it would have.
 template <class CS>
-void synthesize_challenge(CS& cs, const PorepParams& params, const Commitments& top,
-                          const ChallengeProof* proof) {
+void synthesize_porep_challenge(CS& cs, const PorepParams& params, const PorepCommitments& top,
+                                const ChallengeProof* proof) {
+  using porep_detail::alloc_column;
   const TreeLevels tree_d = tree_d_levels(params.tree_d_levels);
   const TreeLevels tree_c = poseidon_tree_levels(params.tree);
   const unsigned layers = params.layers;
@@ -93,18 +99,13 @@ void synthesize_challenge(CS& cs, const PorepParams& params, const Commitments& 
   enforce_inclusion(cs, tree_c, proof ? &proof->comm_c_path : nullptr, column_hash, top.comm_c);
 }
 
-}  // namespace porep_detail
-
+// Everything before the first challenge.
 template <class CS>
-void synthesize_porep_partition(CS& cs, const PorepParams& params, const PorepPartitionProof* proof) {
-  if constexpr (CS::kWitness) {
-    if (!proof) throw gadgets::SynthesisError("PoRep circuit: witness synthesis needs the vanilla proof");
-    check_porep_proof_shape(params, *proof);
-  }
+PorepCommitments synthesize_porep_top(CS& cs, const PorepPartitionProof* proof) {
   auto field = [&](const Fr PorepPartitionProof::*member) {
     return AllocatedNum::alloc(cs, [&]() -> const Fr& { return proof->*member; });
   };
-  porep_detail::Commitments top;
+  PorepCommitments top;
   const AllocatedNum replica_id = field(&PorepPartitionProof::replica_id);
   replica_id.inputize(cs);
   top.replica_id_bits = reverse_bit_numbering(replica_id.to_bits_le(cs));
@@ -116,9 +117,19 @@ void synthesize_porep_partition(CS& cs, const PorepParams& params, const PorepPa
   top.comm_c = field(&PorepPartitionProof::comm_c);
   const std::array<AllocatedNum, 2> preimage{top.comm_c, top.comm_r_last};
   enforce_equal(cs, comm_r, poseidon_circuit(cs, std::span<const AllocatedNum>(preimage)));
+  return top;
+}
 
+// The whole partition in one constraint system, in order (porep_synthesis.hpp has the parallel drivers).
+template <class CS>
+void synthesize_porep_partition(CS& cs, const PorepParams& params, const PorepPartitionProof* proof) {
+  if constexpr (CS::kWitness) {
+    if (!proof) throw gadgets::SynthesisError("PoRep circuit: witness synthesis needs the vanilla proof");
+    check_porep_proof_shape(params, *proof);
+  }
+  const PorepCommitments top = synthesize_porep_top(cs, proof);
   for (unsigned i = 0; i < params.challenges_per_partition; ++i)
-    porep_detail::synthesize_challenge(cs, params, top, proof ? &proof->challenges[i] : nullptr);
+    synthesize_porep_challenge(cs, params, top, proof ? &proof->challenges[i] : nullptr);
 }
 
 }  // namespace cuzk::filecoin

@@ -21,6 +21,20 @@ class Bitmap {
   void set(std::size_t i) { words_[i / 64] |= std::uint64_t{1} << (i % 64); }
   bool test(std::size_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
   std::size_t size() const { return bits_; }
+  // Appends `other`'s bits after this one's.
+  void append(const Bitmap& other) {
+    const std::size_t shift = bits_ % 64;
+    if (shift == 0) {
+      words_.insert(words_.end(), other.words_.begin(), other.words_.end());
+    } else {
+      for (std::uint64_t w : other.words_) {
+        words_.back() |= w << shift;
+        words_.push_back(w >> (64 - shift));
+      }
+    }
+    bits_ += other.bits_;
+    words_.resize((bits_ + 63) / 64);
+  }
   std::size_t popcount() const {
     std::size_t n = 0;
     for (std::uint64_t w : words_) n += static_cast<std::size_t>(std::popcount(w));

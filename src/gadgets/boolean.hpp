@@ -35,8 +35,6 @@ inline constexpr bool kBuildsRows = [] {
     return !CS::kWitness;
 }();
 
-inline constexpr Fr kFrZero = Fr::zero();
-inline constexpr Fr kFrOne = Fr::one();
 inline constexpr const Fr& fr_bool(bool b) {
   return b ? kFrOne : kFrZero;
 }
@@ -177,10 +175,10 @@ class Boolean {
         break;
     }
   }
-  void add_lc(LC& lc) const { add_lc(lc, Fr::one()); }
+  void add_lc(LC& lc) const { add_lc(lc, kFrOne); }
   // lc -= coeff·self
   void sub_lc(LC& lc, const Fr& coeff) const { add_lc(lc, -coeff); }
-  void sub_lc(LC& lc) const { add_lc(lc, -Fr::one()); }
+  void sub_lc(LC& lc) const { add_lc(lc, kFrMinusOne); }
 
   // Constant(false) ⊕ x = x, Constant(true) ⊕ x = ¬x; a ⊕ ¬b = ¬(a ⊕ b); ¬a ⊕ ¬b = a ⊕ b.
   template <class CS>

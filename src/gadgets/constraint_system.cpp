@@ -7,6 +7,27 @@
 
 namespace cuzk::gadgets {
 
+void Shape::append(const Shape& part) {
+  if (part.first_input != first_input + inputs || part.first_aux != first_aux + aux)
+    throw SynthesisError("shape: a part must be numbered right after what it is appended to");
+  auto take = [](Bitmap& bits, std::uint64_t first, const Bitmap& part_bits,
+                 const std::vector<std::uint32_t>& outer, std::vector<std::uint32_t>& own_outer) {
+    bits.append(part_bits);
+    for (std::uint32_t i : outer)
+      if (i >= first)
+        bits.set(i - first);
+      else
+        own_outer.push_back(i);
+  };
+  take(a_aux, first_aux, part.a_aux, part.outer_a_aux, outer_a_aux);
+  take(b_aux, first_aux, part.b_aux, part.outer_b_aux, outer_b_aux);
+  take(b_input, first_input, part.b_input, part.outer_b_input, outer_b_input);
+  inputs += part.inputs;
+  aux += part.aux;
+  constraints += part.constraints;
+  nnz_a += part.nnz_a, nnz_b += part.nnz_b, nnz_c += part.nnz_c;
+}
+
 r1cs::CsrSystem<Fr> PrecompiledCircuit::with_input_rows() const {
   r1cs::CsrSystem<Fr> out = system;
   for (std::uint32_t i = 0; i <= system.n_public; ++i) {

@@ -45,16 +45,21 @@ struct SynthesisError : std::runtime_error {
 class ShapeCS {
  public:
   static constexpr bool kWitness = false;
+  static constexpr bool kRows = true;
+
+  ShapeCS() = default;
+  // A part of a circuit whose variables start at these numbers (Shape::part).
+  ShapeCS(std::uint64_t first_input, std::uint64_t first_aux) : shape_(Shape::part(first_input, first_aux)) {}
 
   template <class F>
   Variable alloc(F&&) {
     shape_.on_alloc_aux();
-    return Variable::aux(static_cast<std::uint32_t>(shape_.aux - 1));
+    return Variable::aux(static_cast<std::uint32_t>(shape_.first_aux + shape_.aux - 1));
   }
   template <class F>
   Variable alloc_input(F&&) {
     shape_.on_alloc_input();
-    return Variable::input(static_cast<std::uint32_t>(shape_.inputs - 1));
+    return Variable::input(static_cast<std::uint32_t>(shape_.first_input + shape_.inputs - 1));
   }
   template <class FA, class FB, class FC>
   void enforce(FA&& fa, FB&& fb, FC&& fc) {
@@ -62,6 +67,11 @@ class ShapeCS {
     fa(a_), fb(b_), fc(c_);
     shape_.on_enforce(a_, b_, c_);
   }
+
+  // The part synthesized right after this (a ShapeCS constructed at next_input(), next_aux()).
+  void append(const ShapeCS& part) { shape_.append(part.shape_); }
+  std::uint64_t next_input() const { return shape_.first_input + shape_.inputs; }
+  std::uint64_t next_aux() const { return shape_.first_aux + shape_.aux; }
 
   std::uint64_t num_inputs() const { return shape_.inputs; }
   std::uint64_t num_aux() const { return shape_.aux; }
@@ -88,22 +98,26 @@ template <bool kValues = false>
 class RecordCS {
  public:
   static constexpr bool kWitness = kValues;
+  static constexpr bool kRows = true;
 
   RecordCS() {
     if constexpr (kValues) inputs_.push_back(Fr::one());
   }
+  // A part of a circuit whose variables start at these numbers, to be appended to the whole (append()).
+  RecordCS(std::uint64_t first_input, std::uint64_t first_aux)
+      : shape_(Shape::part(first_input, first_aux)) {}
 
   template <class F>
   Variable alloc(F&& value) {
     if constexpr (kValues) aux_.push_back(value());
     shape_.on_alloc_aux();
-    return Variable::aux(static_cast<std::uint32_t>(shape_.aux - 1));
+    return Variable::aux(static_cast<std::uint32_t>(shape_.first_aux + shape_.aux - 1));
   }
   template <class F>
   Variable alloc_input(F&& value) {
     if constexpr (kValues) inputs_.push_back(value());
     shape_.on_alloc_input();
-    return Variable::input(static_cast<std::uint32_t>(shape_.inputs - 1));
+    return Variable::input(static_cast<std::uint32_t>(shape_.first_input + shape_.inputs - 1));
   }
   template <class FA, class FB, class FC>
   void enforce(FA&& fa, FB&& fb, FC&& fc) {
@@ -112,6 +126,12 @@ class RecordCS {
     shape_.on_enforce(a_, b_, c_);
     append(a_, m_.a), append(b_, m_.b), append(c_, m_.c);
   }
+
+  // The part synthesized right after this (a RecordCS constructed at next_input(), next_aux()): its rows
+  // follow this one's.
+  void append(RecordCS&& part);
+  std::uint64_t next_input() const { return shape_.first_input + shape_.inputs; }
+  std::uint64_t next_aux() const { return shape_.first_aux + shape_.aux; }
 
   std::uint64_t num_inputs() const { return shape_.inputs; }
   std::uint64_t num_aux() const { return shape_.aux; }
@@ -140,6 +160,13 @@ class RecordCS {
   Fr value_of(std::uint32_t raw) const requires kValues {
     return (raw & Variable::kInputBit) ? inputs_[raw & ~Variable::kInputBit] : aux_[raw];
   }
+  static void append_rows(r1cs::Csr<Fr>& to, r1cs::Csr<Fr>&& from) {
+    const std::uint64_t base = to.col.size();
+    to.col.insert(to.col.end(), from.col.begin(), from.col.end());
+    to.val.insert(to.val.end(), from.val.begin(), from.val.end());
+    for (std::size_t r = 1; r < from.row_start.size(); ++r) to.row_start.push_back(base + from.row_start[r]);
+    from = {};
+  }
 
   Shape shape_;
   LinearCombination a_, b_, c_;
@@ -149,12 +176,16 @@ class RecordCS {
   std::vector<Fr> inputs_, aux_;
 };
 
-// The assignments of a whole circuit, grown as it allocates.
+// The assignments of a whole circuit (ONE first), or of a part of one whose variables start at given
+// numbers, grown as it allocates.
 class WitnessCS {
  public:
   static constexpr bool kWitness = true;
+  static constexpr bool kRows = false;
 
   WitnessCS() { inputs_.push_back(Fr::one()); }
+  WitnessCS(std::uint64_t first_input, std::uint64_t first_aux)
+      : first_input_(first_input), first_aux_(first_aux) {}
   // Room for a circuit whose sizes a shape run gave: no reallocation on the way.
   void reserve(std::size_t inputs, std::size_t aux) {
     inputs_.reserve(inputs);
@@ -164,16 +195,18 @@ class WitnessCS {
   template <class F>
   Variable alloc(F&& value) {
     aux_.push_back(value());
-    return Variable::aux(static_cast<std::uint32_t>(aux_.size() - 1));
+    return Variable::aux(static_cast<std::uint32_t>(first_aux_ + aux_.size() - 1));
   }
   template <class F>
   Variable alloc_input(F&& value) {
     inputs_.push_back(value());
-    return Variable::input(static_cast<std::uint32_t>(inputs_.size() - 1));
+    return Variable::input(static_cast<std::uint32_t>(first_input_ + inputs_.size() - 1));
   }
   template <class FA, class FB, class FC>
   void enforce(FA&&, FB&&, FC&&) {}
 
+  std::uint64_t next_input() const { return first_input_ + inputs_.size(); }
+  std::uint64_t next_aux() const { return first_aux_ + aux_.size(); }
   std::uint64_t num_inputs() const { return inputs_.size(); }
   std::uint64_t num_aux() const { return aux_.size(); }
   std::span<const Fr> input_values() const { return inputs_; }
@@ -182,6 +215,7 @@ class WitnessCS {
   std::vector<Fr> take_aux() && { return std::move(aux_); }
 
  private:
+  std::uint64_t first_input_ = 0, first_aux_ = 0;
   std::vector<Fr> inputs_, aux_;
 };
 
@@ -192,6 +226,7 @@ class WitnessCS {
 class WitnessSlice {
  public:
   static constexpr bool kWitness = true;
+  static constexpr bool kRows = false;
 
   WitnessSlice(std::span<Fr> inputs, std::uint64_t first_input, std::span<Fr> aux, std::uint64_t first_aux)
       : inputs_(inputs), aux_(aux), first_input_(first_input), first_aux_(first_aux) {}
@@ -243,7 +278,22 @@ std::optional<std::size_t> RecordCS<kValues>::first_unsatisfied() const requires
 }
 
 template <bool kValues>
+void RecordCS<kValues>::append(RecordCS&& part) {
+  shape_.append(part.shape_);
+  append_rows(m_.a, std::move(part.m_.a));
+  append_rows(m_.b, std::move(part.m_.b));
+  append_rows(m_.c, std::move(part.m_.c));
+  if constexpr (kValues) {
+    inputs_.insert(inputs_.end(), part.inputs_.begin(), part.inputs_.end());
+    aux_.insert(aux_.end(), part.aux_.begin(), part.aux_.end());
+  }
+  part = RecordCS(part.next_input(), part.next_aux());
+}
+
+template <bool kValues>
 PrecompiledCircuit RecordCS<kValues>::finish() && {
+  if (shape_.first_input != 0 || shape_.first_aux != 0)
+    throw SynthesisError("record: only a whole circuit can be finished, not a part");
   const auto n_inputs = static_cast<std::uint32_t>(shape_.inputs);
   for (r1cs::Csr<Fr>* m : {&m_.a, &m_.b, &m_.c})
     for (std::uint32_t& col : m->col)

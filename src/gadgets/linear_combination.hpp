@@ -22,35 +22,36 @@ struct Term {
 class LinearCombination {
  public:
   LinearCombination() = default;
-  explicit LinearCombination(Variable v, const Fr& coeff = Fr::one()) { add(v, coeff); }
+  explicit LinearCombination(Variable v, const Fr& coeff = kFrOne) { add(v, coeff); }
 
   // lc + (coeff, v)
-  LinearCombination& add(Variable v, const Fr& coeff = Fr::one()) {
-    insert_or_update(v.is_input() ? inputs_ : aux_, v.index(), coeff);
+  LinearCombination& add(Variable v, const Fr& coeff = kFrOne) {
+    append(v.is_input() ? inputs_ : aux_, {v.index(), coeff});
     return *this;
   }
   // lc - (coeff, v)
-  LinearCombination& sub(Variable v, const Fr& coeff = Fr::one()) { return add(v, -coeff); }
+  LinearCombination& sub(Variable v) { return add(v, kFrMinusOne); }
+  LinearCombination& sub(Variable v, const Fr& coeff) { return add(v, -coeff); }
   // lc + &other
   LinearCombination& add(const LinearCombination& o) {
-    for (const Term& t : o.inputs_) insert_or_update(inputs_, t.index, t.coeff);
-    for (const Term& t : o.aux_) insert_or_update(aux_, t.index, t.coeff);
+    for (const Term& t : o.inputs_) append(inputs_, t);
+    for (const Term& t : o.aux_) append(aux_, t);
     return *this;
   }
   LinearCombination& sub(const LinearCombination& o) {
-    for (const Term& t : o.inputs_) insert_or_update(inputs_, t.index, -t.coeff);
-    for (const Term& t : o.aux_) insert_or_update(aux_, t.index, -t.coeff);
+    for (const Term& t : o.inputs_) append(inputs_, {t.index, -t.coeff});
+    for (const Term& t : o.aux_) append(aux_, {t.index, -t.coeff});
     return *this;
   }
   // lc + (coeff, &other)
   LinearCombination& add(const Fr& coeff, const LinearCombination& o) {
-    for (const Term& t : o.inputs_) insert_or_update(inputs_, t.index, t.coeff * coeff);
-    for (const Term& t : o.aux_) insert_or_update(aux_, t.index, t.coeff * coeff);
+    for (const Term& t : o.inputs_) append(inputs_, {t.index, t.coeff * coeff});
+    for (const Term& t : o.aux_) append(aux_, {t.index, t.coeff * coeff});
     return *this;
   }
   LinearCombination& sub(const Fr& coeff, const LinearCombination& o) {
-    for (const Term& t : o.inputs_) insert_or_update(inputs_, t.index, -(t.coeff * coeff));
-    for (const Term& t : o.aux_) insert_or_update(aux_, t.index, -(t.coeff * coeff));
+    for (const Term& t : o.inputs_) append(inputs_, {t.index, -(t.coeff * coeff)});
+    for (const Term& t : o.aux_) append(aux_, {t.index, -(t.coeff * coeff)});
     return *this;
   }
 
@@ -63,12 +64,21 @@ class LinearCombination {
   void clear() {
     inputs_.clear();
     aux_.clear();
+    sorted_ = true;
   }
-  std::size_t size() const { return inputs_.size() + aux_.size(); }
+  // The merged terms, each kind sorted by index (bellpepper's Indexer order).
+  std::size_t size() const { return inputs().size() + aux().size(); }
   bool empty() const { return inputs_.empty() && aux_.empty(); }
-  std::span<const Term> inputs() const { return inputs_; }
-  std::span<const Term> aux() const { return aux_; }
+  std::span<const Term> inputs() const {
+    normalize();
+    return inputs_;
+  }
+  std::span<const Term> aux() const {
+    normalize();
+    return aux_;
+  }
 
+  // The same sum merged or not.
   Fr eval(std::span<const Fr> input_values, std::span<const Fr> aux_values) const {
     Fr acc = Fr::zero();
     for (const Term& t : inputs_) acc += input_values[t.index] * t.coeff;
@@ -77,21 +87,41 @@ class LinearCombination {
   }
 
  private:
-  static void insert_or_update(std::vector<Term>& terms, std::uint32_t index, const Fr& coeff) {
-    // Gadgets mostly add variables in increasing order: the common case is an append.
-    if (terms.empty() || terms.back().index < index) {
-      terms.push_back({index, coeff});
-      return;
+  // Terms are appended as they come and merged when first read: bellpepper inserts each into its sorted place
+  // (a shift of the tail per term, quadratic in a MultiEq row's hundreds of terms); sorting once and adding
+  // up repeated indices gives the same terms and sums.
+  void append(std::vector<Term>& terms, const Term& t) {
+    if (!terms.empty() && terms.back().index >= t.index) {
+      if (terms.back().index == t.index) {
+        terms.back().coeff += t.coeff;
+        return;
+      }
+      sorted_ = false;
     }
-    auto it = std::lower_bound(terms.begin(), terms.end(), index,
-                               [](const Term& t, std::uint32_t i) { return t.index < i; });
-    if (it != terms.end() && it->index == index)
-      it->coeff += coeff;
-    else
-      terms.insert(it, {index, coeff});
+    terms.push_back(t);
+  }
+  void normalize() const {
+    if (sorted_) return;
+    merge(inputs_);
+    merge(aux_);
+    sorted_ = true;
+  }
+  static void merge(std::vector<Term>& terms) {
+    auto by_index = [](const Term& a, const Term& b) { return a.index < b.index; };
+    if (std::is_sorted(terms.begin(), terms.end(), by_index)) return;
+    std::sort(terms.begin(), terms.end(), by_index);  // equal indices are summed: their order is free
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+      if (out > 0 && terms[out - 1].index == terms[i].index)
+        terms[out - 1].coeff += terms[i].coeff;
+      else
+        terms[out++] = terms[i];
+    }
+    terms.resize(out);
   }
 
-  std::vector<Term> inputs_, aux_;
+  mutable std::vector<Term> inputs_, aux_;
+  mutable bool sorted_ = true;
 };
 
 using LC = LinearCombination;

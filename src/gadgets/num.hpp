@@ -226,7 +226,7 @@ class Num {
   void add_lc(LC& lc, const Fr& coeff) const {
     if constexpr (kRows) lc.add(coeff, lc_);
   }
-  void add_lc(LC& lc) const { add_lc(lc, Fr::one()); }
+  void add_lc(LC& lc) const { add_lc(lc, kFrOne); }
   const LC& lc() const requires kRows { return lc_; }
 
  private:

@@ -12,6 +12,12 @@ namespace cuzk::gadgets {
 // Filecoin's circuits are over BLS12-381's scalar field.
 using Fr = ff::bls12_381::Fr;
 
+// As constants: Fr::one() evaluated where it is called (a default argument, say) computes R = 2^256 mod r
+// by 256 modular doublings.
+inline constexpr Fr kFrZero = Fr::zero();
+inline constexpr Fr kFrOne = Fr::one();
+inline constexpr Fr kFrMinusOne = -Fr::one();
+
 class Variable {
  public:
   static constexpr std::uint32_t kInputBit = 1u << 31;
