@@ -7,6 +7,7 @@
 #include <string>
 
 #include "filecoin/porep_circuit.hpp"
+#include "gadgets/check_cs.hpp"
 
 namespace cuzk::filecoin {
 
@@ -89,6 +90,30 @@ PorepAssignment porep_witness(const PorepParams& params, const PorepPartitionPro
                                     " allocated fewer variables than challenge 0");
   });
   return out;
+}
+
+std::optional<std::uint64_t> porep_first_unsatisfied_row(const PorepParams& params,
+                                                         const PorepPartitionProof& proof) {
+  check_porep_proof_shape(params, proof);
+  gadgets::CheckCS top_cs;
+  const PorepCommitments top = synthesize_porep_top(top_cs, &proof);
+  if (top_cs.first_failure()) return top_cs.first_failure();
+  const unsigned n = params.challenges_per_partition;
+  std::deque<gadgets::CheckCS> parts;
+  parts.emplace_back(&top_cs, top_cs.next_input(), top_cs.next_aux());
+  synthesize_porep_challenge(parts[0], params, top, &proof.challenges[0]);
+  const std::uint64_t inputs_each = parts[0].next_input() - top_cs.next_input();
+  const std::uint64_t aux_each = parts[0].next_aux() - top_cs.next_aux();
+  for (unsigned i = 1; i < n; ++i)
+    parts.emplace_back(&top_cs, top_cs.next_input() + i * inputs_each, top_cs.next_aux() + i * aux_each);
+  tbb::parallel_for(
+      1u, n, [&](unsigned i) { synthesize_porep_challenge(parts[i], params, top, &proof.challenges[i]); });
+  std::uint64_t rows = top_cs.num_constraints();
+  for (const gadgets::CheckCS& p : parts) {
+    if (p.first_failure()) return rows + *p.first_failure();
+    rows += p.num_constraints();
+  }
+  return std::nullopt;
 }
 
 }  // namespace cuzk::filecoin

@@ -4,6 +4,7 @@
 // tests compare them).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "filecoin/porep_params.hpp"
@@ -24,5 +25,10 @@ struct PorepAssignment {
   std::vector<Fr> inputs, aux;
 };
 PorepAssignment porep_witness(const PorepParams& params, const PorepPartitionProof& proof);
+
+// Synthesizes with the values and checks every row as it goes, without keeping the matrices: the first
+// row (in circuit order) that does not hold, if any. For circuits too large to record.
+std::optional<std::uint64_t> porep_first_unsatisfied_row(const PorepParams& params,
+                                                         const PorepPartitionProof& proof);
 
 }  // namespace cuzk::filecoin
