@@ -6,6 +6,7 @@
 //   cuzk-bench overlap [LOG_N] [REPS]                      one proof's NTTs beside another's MSM
 //                                                           (gpu/overlap_probe.cpp)
 //   cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>
+//   cuzk-bench synth porep --sector-size S [--partitions N] [--mode witness|shape|check]   (synth_porep.cpp)
 //   cuzk-bench gen porep-like --log-domain K [--seed S] [--witnesses N] [--curve C] --out DIR
 //   cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …   daemon client (client/)
 // which writes a synthetic mulchain circuit (circuit.r1cs, witness.wtns) for whole-proof comparisons with
@@ -49,6 +50,9 @@ namespace cuzk::bench {
 int run_client(int argc, char** argv);
 }
 #endif
+namespace cuzk::bench {
+int run_synth(int argc, char** argv);  // synth_porep.cpp
+}
 
 namespace {
 
@@ -129,6 +133,14 @@ int main(int argc, char** argv) {
     std::cerr << "cuzk-bench: this build has no gRPC client (install libgrpc++-dev: bash scripts/setup)\n";
     return 1;
 #endif
+  }
+  if (argc >= 2 && std::strcmp(argv[1], "synth") == 0) {
+    try {
+      return cuzk::bench::run_synth(argc, argv);
+    } catch (const std::exception& e) {
+      std::cerr << "cuzk-bench synth: " << e.what() << "\n";
+      return 1;
+    }
   }
   // The GPU tools: kernels [max_log2=24] [reps=5] [field,ntt,g1,g2,prove,porep,bellperson], sticky-probe …,
   // pcie [GIB]. Without a CUDA backend each is named and refused.

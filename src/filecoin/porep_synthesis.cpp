@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "filecoin/porep_circuit.hpp"
@@ -59,36 +61,52 @@ gadgets::PrecompiledCircuit porep_record(const PorepParams& params) {
   return std::move(cs).finish();
 }
 
+const PorepLayout& porep_layout(const PorepParams& params) {
+  static std::mutex mutex;
+  static std::map<std::string, PorepLayout> cache;  // few parameter sets per process
+  const std::string key =
+      params.name + "/" + std::to_string(params.nodes) + "/" + std::to_string(params.layers) + "/" +
+      std::to_string(params.challenges_per_partition) + "/" + std::to_string(params.tree.base) +
+      std::to_string(params.tree.sub) + std::to_string(params.tree.top);
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+  }
+  gadgets::ShapeCS top_cs;
+  const PorepCommitments top = synthesize_porep_top(top_cs, nullptr);
+  gadgets::ShapeCS one(top_cs.next_input(), top_cs.next_aux());
+  synthesize_porep_challenge(one, params, top, nullptr);
+  PorepLayout layout{top_cs.num_inputs(), top_cs.num_aux(), one.num_inputs(), one.num_aux(),
+                     params.challenges_per_partition};
+  const std::lock_guard<std::mutex> lock(mutex);
+  return cache.emplace(key, layout).first->second;
+}
+
 PorepAssignment porep_witness(const PorepParams& params, const PorepPartitionProof& proof) {
   check_porep_proof_shape(params, proof);
-  // The top part and challenge 0 grow their own vectors; their counts size the arrays, and every other
-  // challenge writes its window of them in place.
-  gadgets::WitnessCS top_cs;
-  const PorepCommitments top = synthesize_porep_top(top_cs, &proof);
-  gadgets::WitnessCS first(top_cs.next_input(), top_cs.next_aux());
-  synthesize_porep_challenge(first, params, top, &proof.challenges[0]);
-  const std::uint64_t inputs_each = first.num_inputs(), aux_each = first.num_aux();
-  const unsigned n = params.challenges_per_partition;
-
+  const PorepLayout& layout = porep_layout(params);
   PorepAssignment out;
-  out.inputs.resize(top_cs.num_inputs() + n * inputs_each);
-  out.aux.resize(top_cs.num_aux() + n * aux_each);
-  std::copy(top_cs.input_values().begin(), top_cs.input_values().end(), out.inputs.begin());
-  std::copy(top_cs.aux_values().begin(), top_cs.aux_values().end(), out.aux.begin());
-  std::copy(first.input_values().begin(), first.input_values().end(),
-            out.inputs.begin() + static_cast<std::ptrdiff_t>(top_cs.num_inputs()));
-  std::copy(first.aux_values().begin(), first.aux_values().end(),
-            out.aux.begin() + static_cast<std::ptrdiff_t>(top_cs.num_aux()));
-  tbb::parallel_for(1u, n, [&](unsigned i) {
-    const std::uint64_t in_at = top_cs.num_inputs() + i * inputs_each,
-                        aux_at = top_cs.num_aux() + i * aux_each;
-    gadgets::WitnessSlice slice(std::span<Fr>(out.inputs).subspan(in_at, inputs_each), in_at,
-                                std::span<Fr>(out.aux).subspan(aux_at, aux_each), aux_at);
-    synthesize_porep_challenge(slice, params, top, &proof.challenges[i]);
-    if (slice.inputs_written() != inputs_each || slice.aux_written() != aux_each)
+  out.inputs.resize(layout.inputs());  // not zeroed: every value is written below
+  out.aux.resize(layout.aux());
+  auto slice = [&](std::uint64_t first_input, std::uint64_t inputs, std::uint64_t first_aux,
+                   std::uint64_t aux) {
+    return gadgets::WitnessSlice(std::span<Fr>(out.inputs).subspan(first_input, inputs), first_input,
+                                 std::span<Fr>(out.aux).subspan(first_aux, aux), first_aux);
+  };
+  out.inputs[0] = Fr::one();
+  gadgets::WitnessSlice top_cs = slice(1, layout.top_inputs - 1, 0, layout.top_aux);
+  const PorepCommitments top = synthesize_porep_top(top_cs, &proof);
+  tbb::parallel_for(0u, layout.challenges, [&](unsigned i) {
+    const std::uint64_t in_at = layout.top_inputs + i * layout.challenge_inputs;
+    const std::uint64_t aux_at = layout.top_aux + i * layout.challenge_aux;
+    gadgets::WitnessSlice cs = slice(in_at, layout.challenge_inputs, aux_at, layout.challenge_aux);
+    synthesize_porep_challenge(cs, params, top, &proof.challenges[i]);
+    if (cs.inputs_written() != layout.challenge_inputs || cs.aux_written() != layout.challenge_aux)
       throw gadgets::SynthesisError("PoRep circuit: challenge " + std::to_string(i) +
-                                    " allocated fewer variables than challenge 0");
+                                    " allocated fewer variables than its shape");
   });
+  if (top_cs.inputs_written() != layout.top_inputs - 1 || top_cs.aux_written() != layout.top_aux)
+    throw gadgets::SynthesisError("PoRep circuit: the top part allocated fewer variables than its shape");
   return out;
 }
 

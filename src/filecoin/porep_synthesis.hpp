@@ -9,9 +9,22 @@
 
 #include "filecoin/porep_params.hpp"
 #include "filecoin/porep_vanilla.hpp"
+#include "gadgets/assignment.hpp"
 #include "gadgets/constraint_system.hpp"
 
 namespace cuzk::filecoin {
+
+// Where each part of a partition's circuit puts its variables: the top part (replica id, commitments),
+// then the challenges, all of one size. From a shape run of the top part and one challenge, once per
+// parameter set and process.
+struct PorepLayout {
+  std::uint64_t top_inputs = 0, top_aux = 0;  // ONE included in top_inputs
+  std::uint64_t challenge_inputs = 0, challenge_aux = 0;
+  unsigned challenges = 0;
+  std::uint64_t inputs() const { return top_inputs + challenges * challenge_inputs; }
+  std::uint64_t aux() const { return top_aux + challenges * challenge_aux; }
+};
+const PorepLayout& porep_layout(const PorepParams& params);
 
 // Counts, non-zeros and density bitmaps (shape mode).
 gadgets::Shape porep_shape(const PorepParams& params);
@@ -22,7 +35,7 @@ gadgets::PrecompiledCircuit porep_record(const PorepParams& params);
 // The input (ONE first) and aux assignments (witness mode). Throws gadgets::SynthesisError when the proof
 // does not have the partition's shape.
 struct PorepAssignment {
-  std::vector<Fr> inputs, aux;
+  gadgets::Assignment inputs, aux;
 };
 PorepAssignment porep_witness(const PorepParams& params, const PorepPartitionProof& proof);
 

@@ -33,10 +33,10 @@ TEST(PorepWitness, SatisfiesTheRecordedCircuitAt2KiB) {
   EXPECT_EQ(porep_first_unsatisfied_row(p, t.proof), std::nullopt);
 
   // Any aux value changed breaks a row; a wrong public input too.
-  std::vector<Fr> aux = w.aux;
+  gadgets::Assignment aux = w.aux;
   aux[aux.size() / 3] += Fr::one();
   EXPECT_NE(gadgets::first_unsatisfied_row(pc.system, w.inputs, aux), std::nullopt);
-  std::vector<Fr> inputs = w.inputs;
+  gadgets::Assignment inputs = w.inputs;
   inputs[5] += Fr::one();
   EXPECT_NE(gadgets::first_unsatisfied_row(pc.system, inputs, w.aux), std::nullopt);
 }

@@ -1,0 +1,112 @@
+// cuzk-bench synth porep --sector-size S [--partitions N] [--mode witness|shape|check] [--reps R] [--seed X]
+//
+// The Filecoin PoRep circuit's synthesis (issue 29), timed:
+//   witness  N partitions' assignments from generated vanilla data (filecoin/porep_test_data.hpp, made
+//            before the clock starts), all partitions at once as a proof's would be: wall time per proof,
+//            per partition, aux values and GB written per second;
+//   shape    one partition's counts and densities;
+//   check    every row of each partition checked against its values (CheckCS), not timed for speed.
+#include <tbb/parallel_for.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <thread>
+#include <vector>
+
+#include "filecoin/porep_synthesis.hpp"
+#include "filecoin/porep_test_data.hpp"
+
+namespace cuzk::bench {
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+int run_synth(int argc, char** argv) {
+  CLI::App app{"cuzk-bench synth: Filecoin circuit synthesis"};
+  auto* porep = app.add_subcommand("porep", "the StackedDRG PoRep partition circuit");
+  std::string size = "32GiB", mode = "witness";
+  unsigned partitions = 0, reps = 3;
+  std::uint64_t seed = 1;
+  porep->add_option("--sector-size", size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
+  porep->add_option("--partitions", partitions, "partitions at once (default: the sector size's)");
+  porep->add_option("--mode", mode, "witness, shape or check")
+      ->check(CLI::IsMember({"witness", "shape", "check"}));
+  porep->add_option("--reps", reps, "timed repetitions (witness, shape)")->check(CLI::PositiveNumber);
+  porep->add_option("--seed", seed, "seed of the generated vanilla data");
+  app.require_subcommand(1);
+  try {
+    app.parse(argc - 1, argv + 1);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  const filecoin::PorepParams& params = filecoin::porep_params_for(size);
+  if (partitions == 0) partitions = params.partitions;
+  std::printf("PoRep %s: %u layers, %u challenges per partition, %u partitions, %u threads\n",
+              params.name.c_str(), params.layers, params.challenges_per_partition, partitions,
+              std::thread::hardware_concurrency());
+
+  if (mode == "shape") {
+    for (unsigned r = 0; r < reps; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const gadgets::Shape s = filecoin::porep_shape(params);
+      std::printf("shape: %.3f s  (%llu constraints + %llu input rows, %llu aux)\n", seconds_since(t0),
+                  static_cast<unsigned long long>(s.constraints), static_cast<unsigned long long>(s.inputs),
+                  static_cast<unsigned long long>(s.aux));
+    }
+    return 0;
+  }
+
+  const auto g0 = std::chrono::steady_clock::now();
+  std::vector<filecoin::PorepTestPartition> data(partitions);
+  tbb::parallel_for(0u, partitions, [&](unsigned k) {
+    data[k] = filecoin::make_test_porep_partition(params, seed, k % params.partitions);
+  });
+  const auto l0 = std::chrono::steady_clock::now();
+  const filecoin::PorepLayout& layout = filecoin::porep_layout(params);
+  std::printf("vanilla data generated in %.2f s; layout (a shape run of one challenge) %.2f s\n",
+              std::chrono::duration<double>(l0 - g0).count(), seconds_since(l0));
+
+  if (mode == "check") {
+    for (unsigned k = 0; k < partitions; ++k) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const auto bad = filecoin::porep_first_unsatisfied_row(params, data[k].proof);
+      std::printf("partition %u: %s (%.1f s)\n", k,
+                  bad ? ("row " + std::to_string(*bad) + " NOT satisfied").c_str() : "every row satisfied",
+                  seconds_since(t0));
+      if (bad) return 1;
+    }
+    return 0;
+  }
+
+  const double values = double(layout.inputs() + layout.aux()) * partitions;
+  const double bytes = values * sizeof(filecoin::Fr);
+  for (unsigned r = 0; r < reps; ++r) {
+    std::vector<filecoin::PorepAssignment> out(partitions);
+    const auto t0 = std::chrono::steady_clock::now();
+    tbb::parallel_for(0u, partitions,
+                      [&](unsigned k) { out[k] = filecoin::porep_witness(params, data[k].proof); });
+    const double s = seconds_since(t0);
+    std::printf(
+        "witness: %u partitions in %.3f s (%.3f s per partition), %.3g values, %.2f GB written, %.2f GB/s\n",
+        partitions, s, s / partitions, values, bytes / 1e9, bytes / 1e9 / s);
+    for (unsigned k = 0; k < partitions; ++k)
+      for (std::size_t i = 0; i < data[k].public_inputs.size(); ++i)
+        if (out[k].inputs[i + 1] != data[k].public_inputs[i]) {
+          std::fprintf(stderr, "partition %u: public input %zu differs from generate_public_inputs\n", k, i);
+          return 1;
+        }
+    const auto f0 = std::chrono::steady_clock::now();
+    out.clear();
+    std::printf("         (freeing them: %.2f s)\n", seconds_since(f0));
+  }
+  return 0;
+}
+
+}  // namespace cuzk::bench
