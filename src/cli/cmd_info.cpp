@@ -8,6 +8,7 @@
 #include "groth16/gpu_plan.hpp"
 #include "io/curve_id.hpp"
 #include "io/json.hpp"
+#include "io/precompiled_circuit.hpp"
 #include "io/r1cs_file.hpp"
 #include "io/wtns.hpp"
 #include "io/zkey.hpp"
@@ -99,6 +100,19 @@ int run_info(const std::string& path) {
       }
       return static_cast<int>(kOk);
     });
+  }
+  if (magic == "cpce") {
+    // The whole file is read and checked (matrices, values, densities against the matrices).
+    io::PrecompiledCircuitHeader h;
+    const auto pc = io::read_precompiled_circuit(path, h);
+    std::cout << path << ": pre-compiled circuit \"" << h.circuit_id << "\" (BLS12-381), " << h.constraints
+              << " constraints + " << h.inputs << " implied input rows = " << h.prover_constraints() << ", "
+              << h.inputs << " inputs (ONE included), " << h.aux << " aux, non-zeros A " << h.nnz_a << " (+ "
+              << h.inputs << " = " << h.prover_nnz_a() << ") B " << h.nnz_b << " C " << h.nnz_c
+              << ", density a_aux " << h.popcount_a_aux << "/" << h.aux << " b_input " << h.popcount_b_input
+              << "/" << h.inputs << " b_aux " << h.popcount_b_aux << "/" << h.aux
+              << ", all sections checked\n";
+    return kOk;
   }
   return describe_json(path);
 }

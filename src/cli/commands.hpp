@@ -49,4 +49,13 @@ struct VerifyBellpersonArgs {
 };
 int run_verify_bellperson(const VerifyBellpersonArgs& args);
 
+// cuzk circuit porep: the PoRep partition circuit's counts at a sector size (shape mode), or with
+// `record_dir` a record-mode synthesis that also writes record_dir/porep-<size>.cpce.
+struct CircuitPorepArgs {
+  std::string sector_size;
+  bool json = false;
+  std::optional<std::string> record_dir;
+};
+int run_circuit_porep(const CircuitPorepArgs& args);
+
 }  // namespace cuzk::cli

@@ -76,9 +76,20 @@ int main(int argc, char** argv) {
       ->required();
   vb->add_option("--proof", vbp.proof, "proof bytes (192 per partition)")->required();
 
+  CircuitPorepArgs cpa;
+  auto* circuit = app.add_subcommand("circuit", "Synthesize a built-in circuit and describe its size");
+  circuit->require_subcommand(1);
+  auto* cp = circuit->add_subcommand(
+      "porep", "Filecoin's PoRep partition circuit: constraints, variables, non-zeros, densities");
+  cp->add_option("--sector-size", cpa.sector_size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->required();
+  cp->add_flag("--json", cpa.json, "Print one JSON object");
+  cp->add_option("--record", cpa.record_dir,
+                 "Record the matrices instead (record mode) and write DIR/porep-<size>.cpce");
+  cp->add_option("--threads", threads, "Worker threads (default: all cores)")->check(CLI::PositiveNumber);
+
   std::string info_path;
-  auto* i =
-      app.add_subcommand("info", "Describe a .zkey, .wtns, .r1cs, proof, public or verification key file");
+  auto* i = app.add_subcommand(
+      "info", "Describe a .zkey, .wtns, .r1cs, .cpce, proof, public or verification key file");
   i->add_option("file", info_path, "File to describe")->required();
 
   try {
@@ -99,6 +110,7 @@ int main(int argc, char** argv) {
     if (i->parsed()) return run_info(info_path);
     if (pb->parsed()) return run_prove_bellperson(pbp);
     if (vb->parsed()) return run_verify_bellperson(vbp);
+    if (cp->parsed()) return run_circuit_porep(cpa);
   } catch (const std::bad_alloc&) {
     std::cerr << "cuzk: error: out of memory\n";
   } catch (const std::exception& e) {
