@@ -42,14 +42,21 @@ void synthesize_challenges(Whole& whole, const PorepParams& params, const PorepC
   }
 }
 
+template <class ShapeCS>
+gadgets::Shape shape_with(const PorepParams& params) {
+  ShapeCS cs;
+  const PorepCommitments top = synthesize_porep_top(cs, nullptr);
+  synthesize_challenges<ShapeCS>(cs, params, top, nullptr, [](ShapeCS& w, ShapeCS& p) { w.append(p); });
+  return cs.shape();
+}
+
 }  // namespace
 
 gadgets::Shape porep_shape(const PorepParams& params) {
-  gadgets::ShapeCS cs;
-  const PorepCommitments top = synthesize_porep_top(cs, nullptr);
-  synthesize_challenges<gadgets::ShapeCS>(cs, params, top, nullptr,
-                                          [](gadgets::ShapeCS& w, gadgets::ShapeCS& p) { w.append(p); });
-  return cs.shape();
+  return shape_with<gadgets::StructuralShapeCS>(params);
+}
+gadgets::Shape porep_shape_with_coefficients(const PorepParams& params) {
+  return shape_with<gadgets::ShapeCS>(params);
 }
 
 gadgets::PrecompiledCircuit porep_record(const PorepParams& params) {
@@ -72,9 +79,9 @@ const PorepLayout& porep_layout(const PorepParams& params) {
     const std::lock_guard<std::mutex> lock(mutex);
     if (auto it = cache.find(key); it != cache.end()) return it->second;
   }
-  gadgets::ShapeCS top_cs;
+  gadgets::StructuralShapeCS top_cs;
   const PorepCommitments top = synthesize_porep_top(top_cs, nullptr);
-  gadgets::ShapeCS one(top_cs.next_input(), top_cs.next_aux());
+  gadgets::StructuralShapeCS one(top_cs.next_input(), top_cs.next_aux());
   synthesize_porep_challenge(one, params, top, nullptr);
   PorepLayout layout{top_cs.num_inputs(), top_cs.num_aux(), one.num_inputs(), one.num_aux(),
                      params.challenges_per_partition};

@@ -26,8 +26,10 @@ struct PorepLayout {
 };
 const PorepLayout& porep_layout(const PorepParams& params);
 
-// Counts, non-zeros and density bitmaps (shape mode).
+// Counts, non-zeros and density bitmaps (shape mode), without field arithmetic (StructuralShapeCS: no term
+// of this circuit cancels, which the tests check against record mode and porep_shape_with_coefficients).
 gadgets::Shape porep_shape(const PorepParams& params);
+gadgets::Shape porep_shape_with_coefficients(const PorepParams& params);
 
 // The matrices and the shape: the pre-compiled circuit (record mode).
 gadgets::PrecompiledCircuit porep_record(const PorepParams& params);

@@ -12,7 +12,8 @@
 //
 // The modes:
 //   ShapeCS         counts and density bitmaps only (shape.hpp): the combinations are built into three
-//                   reused buffers and dropped.
+//                   reused buffers and dropped. StructuralShapeCS does the same without any field
+//                   arithmetic (terms only), for circuits in which no term cancels.
 //   RecordCS<>      the matrices A, B, C (CSR) and the shape: bellperson's pre-compiled circuit.
 //                   RecordCS<true> also keeps the values, so a test can check every row (is_satisfied).
 //   WitnessCS       the input and aux assignments only: no combination is ever built (the hot path: a
@@ -42,14 +43,20 @@ struct SynthesisError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class ShapeCS {
+// kIgnored: no field arithmetic at all (linear_combination.hpp, Coefficients); every term counts as
+// non-zero, so a term that cancels is counted. StructuralShapeCS is exact only for circuits where no term
+// cancels; for Filecoin's PoRep circuit tests show it equal to record mode (and to ShapeCS at 32 GiB).
+template <Coefficients kMode>
+class BasicShapeCS {
  public:
   static constexpr bool kWitness = false;
   static constexpr bool kRows = true;
+  static constexpr bool kCoefficients = kMode == Coefficients::kKept;
 
-  ShapeCS() = default;
+  BasicShapeCS() = default;
   // A part of a circuit whose variables start at these numbers (Shape::part).
-  ShapeCS(std::uint64_t first_input, std::uint64_t first_aux) : shape_(Shape::part(first_input, first_aux)) {}
+  BasicShapeCS(std::uint64_t first_input, std::uint64_t first_aux)
+      : shape_(Shape::part(first_input, first_aux)) {}
 
   template <class F>
   Variable alloc(F&&) {
@@ -69,7 +76,7 @@ class ShapeCS {
   }
 
   // The part synthesized right after this (a ShapeCS constructed at next_input(), next_aux()).
-  void append(const ShapeCS& part) { shape_.append(part.shape_); }
+  void append(const BasicShapeCS& part) { shape_.append(part.shape_); }
   std::uint64_t next_input() const { return shape_.first_input + shape_.inputs; }
   std::uint64_t next_aux() const { return shape_.first_aux + shape_.aux; }
 
@@ -80,8 +87,11 @@ class ShapeCS {
 
  private:
   Shape shape_;
-  LinearCombination a_, b_, c_;
+  LinearCombination a_{kMode}, b_{kMode}, c_{kMode};
 };
+
+using ShapeCS = BasicShapeCS<Coefficients::kKept>;
+using StructuralShapeCS = BasicShapeCS<Coefficients::kIgnored>;
 
 // The pre-compiled circuit: the synthesized rows (columns: ONE, the other inputs, then aux, as bellperson
 // lays out the witness) and the shape. The prover's `input · 1 = 0` rows are not in `system`: the bellperson

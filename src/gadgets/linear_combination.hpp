@@ -19,19 +19,28 @@ struct Term {
   Fr coeff;
 };
 
+// Whether a combination computes its coefficients. Shape mode needs only which variables each row has
+// (counts, densities): its combinations skip every product and sum of coefficients (a MultiEq row scales
+// hundreds of terms by a power of two), and count each term as non-zero. Record mode keeps them, and tests
+// check that both modes give the same counts (no term of Filecoin's circuits cancels).
+enum class Coefficients : bool { kKept, kIgnored };
+
 class LinearCombination {
  public:
   LinearCombination() = default;
+  explicit LinearCombination(Coefficients c) : ignored_(c == Coefficients::kIgnored) {}
   explicit LinearCombination(Variable v, const Fr& coeff = kFrOne) { add(v, coeff); }
+
+  bool keeps_coefficients() const { return !ignored_; }
 
   // lc + (coeff, v)
   LinearCombination& add(Variable v, const Fr& coeff = kFrOne) {
-    append(v.is_input() ? inputs_ : aux_, {v.index(), coeff});
+    append(v.is_input() ? inputs_ : aux_, {v.index(), ignored_ ? kFrOne : coeff});
     return *this;
   }
   // lc - (coeff, v)
   LinearCombination& sub(Variable v) { return add(v, kFrMinusOne); }
-  LinearCombination& sub(Variable v, const Fr& coeff) { return add(v, -coeff); }
+  LinearCombination& sub(Variable v, const Fr& coeff) { return add(v, ignored_ ? kFrOne : -coeff); }
   // lc + &other
   LinearCombination& add(const LinearCombination& o) {
     for (const Term& t : o.inputs_) append(inputs_, t);
@@ -39,17 +48,20 @@ class LinearCombination {
     return *this;
   }
   LinearCombination& sub(const LinearCombination& o) {
+    if (ignored_) return add(o);
     for (const Term& t : o.inputs_) append(inputs_, {t.index, -t.coeff});
     for (const Term& t : o.aux_) append(aux_, {t.index, -t.coeff});
     return *this;
   }
   // lc + (coeff, &other)
   LinearCombination& add(const Fr& coeff, const LinearCombination& o) {
+    if (ignored_) return add(o);
     for (const Term& t : o.inputs_) append(inputs_, {t.index, t.coeff * coeff});
     for (const Term& t : o.aux_) append(aux_, {t.index, t.coeff * coeff});
     return *this;
   }
   LinearCombination& sub(const Fr& coeff, const LinearCombination& o) {
+    if (ignored_) return add(o);
     for (const Term& t : o.inputs_) append(inputs_, {t.index, -(t.coeff * coeff)});
     for (const Term& t : o.aux_) append(aux_, {t.index, -(t.coeff * coeff)});
     return *this;
@@ -93,7 +105,7 @@ class LinearCombination {
   void append(std::vector<Term>& terms, const Term& t) {
     if (!terms.empty() && terms.back().index >= t.index) {
       if (terms.back().index == t.index) {
-        terms.back().coeff += t.coeff;
+        if (!ignored_) terms.back().coeff += t.coeff;
         return;
       }
       sorted_ = false;
@@ -102,27 +114,39 @@ class LinearCombination {
   }
   void normalize() const {
     if (sorted_) return;
-    merge(inputs_);
-    merge(aux_);
+    merge(inputs_, ignored_);
+    merge(aux_, ignored_);
     sorted_ = true;
   }
-  static void merge(std::vector<Term>& terms) {
+  static void merge(std::vector<Term>& terms, bool ignored) {
     auto by_index = [](const Term& a, const Term& b) { return a.index < b.index; };
     if (std::is_sorted(terms.begin(), terms.end(), by_index)) return;
     std::sort(terms.begin(), terms.end(), by_index);  // equal indices are summed: their order is free
     std::size_t out = 0;
     for (std::size_t i = 0; i < terms.size(); ++i) {
-      if (out > 0 && terms[out - 1].index == terms[i].index)
-        terms[out - 1].coeff += terms[i].coeff;
-      else
+      if (out > 0 && terms[out - 1].index == terms[i].index) {
+        if (!ignored) terms[out - 1].coeff += terms[i].coeff;
+      } else {
         terms[out++] = terms[i];
+      }
     }
     terms.resize(out);
   }
 
   mutable std::vector<Term> inputs_, aux_;
   mutable bool sorted_ = true;
+  bool ignored_ = false;
 };
+
+// The coefficients a constraint system's combinations keep: every system's but one that declares
+// `static constexpr bool kCoefficients = false` (shape mode).
+template <class CS>
+inline constexpr Coefficients kCoefficientsOf = [] {
+  if constexpr (requires { CS::kCoefficients; })
+    return CS::kCoefficients ? Coefficients::kKept : Coefficients::kIgnored;
+  else
+    return Coefficients::kKept;
+}();
 
 using LC = LinearCombination;
 

@@ -21,6 +21,7 @@ class MultiEq {
  public:
   static constexpr bool kWitness = CS::kWitness;
   static constexpr bool kRows = kBuildsRows<CS>;
+  static constexpr bool kCoefficients = kCoefficientsOf<CS> == Coefficients::kKept;
 
   explicit MultiEq(CS& cs) : cs_(cs), exceptions_(std::uncaught_exceptions()) {}
   MultiEq(const MultiEq&) = delete;
@@ -83,7 +84,7 @@ class MultiEq {
   int exceptions_;
   std::size_t bits_used_ = 0;
   std::size_t ops_ = 0;
-  LC lhs_, rhs_, scratch_;
+  LC lhs_{kCoefficientsOf<CS>}, rhs_{kCoefficientsOf<CS>}, scratch_{kCoefficientsOf<CS>};
 };
 
 }  // namespace cuzk::gadgets

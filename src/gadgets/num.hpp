@@ -214,7 +214,7 @@ class Num {
   Num& scale(const Fr& scalar) {
     if (known_) value_ *= scalar;
     if constexpr (kRows) {
-      LC scaled;
+      LC scaled(kCoefficientsOf<CS>);
       scaled.add(scalar, lc_);
       lc_ = std::move(scaled);
     }
@@ -233,7 +233,12 @@ class Num {
   struct NoLc {};
   Fr value_{};
   bool known_ = true;
-  [[no_unique_address]] std::conditional_t<kRows, LC, NoLc> lc_;
+  [[no_unique_address]] std::conditional_t<kRows, LC, NoLc> lc_ = [] {
+    if constexpr (kRows)
+      return LC(kCoefficientsOf<CS>);
+    else
+      return NoLc{};
+  }();
 };
 
 }  // namespace cuzk::gadgets

@@ -16,6 +16,7 @@ namespace cuzk::gadgets {
 // Terms whose coefficient is not zero: what the matrices store (the original daemon's recorder drops a term
 // that cancelled, and bellperson's prover skips it).
 inline std::uint64_t nonzero_terms(const LinearCombination& lc) {
+  if (!lc.keeps_coefficients()) return lc.size();
   std::uint64_t n = 0;
   for (const Term& t : lc.inputs()) n += !t.coeff.is_zero();
   for (const Term& t : lc.aux()) n += !t.coeff.is_zero();
@@ -60,19 +61,19 @@ struct Shape {
     nnz_a += nonzero_terms(a);
     nnz_b += nonzero_terms(b);
     nnz_c += nonzero_terms(c);
-    mark(a.aux(), first_aux, a_aux, outer_a_aux);
-    mark(b.inputs(), first_input, b_input, outer_b_input);
-    mark(b.aux(), first_aux, b_aux, outer_b_aux);
+    mark(a.aux(), a.keeps_coefficients(), first_aux, a_aux, outer_a_aux);
+    mark(b.inputs(), b.keeps_coefficients(), first_input, b_input, outer_b_input);
+    mark(b.aux(), b.keeps_coefficients(), first_aux, b_aux, outer_b_aux);
   }
 
   // The part synthesized right after what this describes (part.first_* = this one's next variables).
   void append(const Shape& part);
 
  private:
-  static void mark(std::span<const Term> terms, std::uint64_t first, Bitmap& bits,
+  static void mark(std::span<const Term> terms, bool coefficients, std::uint64_t first, Bitmap& bits,
                    std::vector<std::uint32_t>& outer) {
     for (const Term& t : terms) {
-      if (t.coeff.is_zero()) continue;
+      if (coefficients && t.coeff.is_zero()) continue;
       if (t.index >= first)
         bits.set(t.index - first);
       else
