@@ -25,6 +25,7 @@
 
 namespace cuzk::filecoin {
 
+using Fr = ff::bls12_381::Fr;
 using gadgets::AllocatedNum;
 using gadgets::Boolean;
 

@@ -25,7 +25,7 @@ State initial_state(const PoseidonConstants& c, std::span<const Fr> preimage) {
 }
 
 // s ← s·m (new[j] = Σ_i m[i][j]·s[i]).
-void times_matrix(State& s, const FrMatrix& m, std::size_t t) {
+void times_matrix(State& s, const gadgets::FrMatrix& m, std::size_t t) {
   State r{};
   for (std::size_t i = 0; i < t; ++i)
     for (std::size_t j = 0; j < t; ++j) r[j] += m[i][j] * s[i];
@@ -34,7 +34,7 @@ void times_matrix(State& s, const FrMatrix& m, std::size_t t) {
 
 // s ← s·M'' for a sparse M'': the dense first column gives new[0], the first row and the identity the
 // rest.
-void times_sparse(State& s, const PoseidonSparseMatrix& m, std::size_t t) {
+void times_sparse(State& s, const gadgets::PoseidonSparseMatrix& m, std::size_t t) {
   Fr first = Fr::zero();
   for (std::size_t i = 0; i < t; ++i) first += m.w_hat[i] * s[i];
   for (std::size_t j = 1; j < t; ++j) s[j] += m.v_rest[j - 1] * s[0];

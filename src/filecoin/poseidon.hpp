@@ -9,9 +9,16 @@
 
 #include <span>
 
-#include "filecoin/poseidon_constants.hpp"
+#include "gadgets/poseidon_constants.hpp"
 
 namespace cuzk::filecoin {
+
+using Fr = ff::bls12_381::Fr;
+// Neptune's constants are not Filecoin's own: they live with the Poseidon circuit, in gadgets/.
+using gadgets::kPoseidonMaxArity;
+using gadgets::kPoseidonMinArity;
+using gadgets::poseidon_constants;
+using gadgets::PoseidonConstants;
 
 // The digest of `preimage` with the cached constants for arity preimage.size() (kPoseidonMinArity ..
 // kPoseidonMaxArity; throws std::invalid_argument otherwise). Neptune's default, optimised path:

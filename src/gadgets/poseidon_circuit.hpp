@@ -4,7 +4,7 @@
 // bellpepper's linear combinations, so that a circuit built from it matches Filecoin's parameters.
 //
 // The hash is neptune's optimised permutation (compressed round constants, sparse partial-round matrices:
-// filecoin/poseidon_constants.hpp). State elements are either allocated variables or linear combinations
+// gadgets/poseidon_constants.hpp). State elements are either allocated variables or linear combinations
 // (neptune's Elt::Allocated / Elt::Num); the linear layers only combine, and an S-box first allocates a
 // combination it is given (one row `lc · 1 = x`), then x², x⁴ and x⁵ + key (one row each). The domain tag's
 // first S-box is a constant. The digest is the state's second element, allocated the same way.
@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "filecoin/poseidon_constants.hpp"
+#include "gadgets/poseidon_constants.hpp"
 #include "gadgets/constraint_system.hpp"
 
 namespace cuzk::gadgets {
@@ -59,7 +59,7 @@ class LegacyCircuit {
   };
 
  public:
-  LegacyCircuit(CS& cs, const filecoin::PoseidonConstants& c) : cs_(cs), c_(c) {}
+  LegacyCircuit(CS& cs, const PoseidonConstants& c) : cs_(cs), c_(c) {}
 
   PoseidonDigest hash(std::span<const Variable> preimage, std::span<const Fr> values) {
     const std::size_t t = c_.width;
@@ -227,7 +227,7 @@ class LegacyCircuit {
   }
 
   // new[j] = Σ_i m[i][j]·state[i] (neptune's scalar_product over column j).
-  void times_matrix(const filecoin::FrMatrix& m) {
+  void times_matrix(const FrMatrix& m) {
     const std::size_t t = c_.width;
     next_.assign(t, Elt{});
     for (std::size_t j = 0; j < t; ++j) {
@@ -238,7 +238,7 @@ class LegacyCircuit {
 
   // new[0] = Σ_i w_hat[i]·state[i]; new[j] = state[j] + v_rest[j-1]·state[0] (neptune requires state[j]
   // to be a combination there, and it always is).
-  void times_sparse(const filecoin::PoseidonSparseMatrix& m) {
+  void times_sparse(const PoseidonSparseMatrix& m) {
     const std::size_t t = c_.width;
     Elt first;
     for (std::size_t i = 0; i < t; ++i) add_scaled(first, state_[i], m.w_hat[i]);
@@ -251,7 +251,7 @@ class LegacyCircuit {
   }
 
   CS& cs_;
-  const filecoin::PoseidonConstants& c_;
+  const PoseidonConstants& c_;
   std::vector<Elt> state_, next_;
   std::size_t offset_ = 0;  // into the compressed round constants
   std::size_t round_ = 0;   // linear layers applied so far
@@ -259,17 +259,17 @@ class LegacyCircuit {
 
 }  // namespace poseidon_detail
 
-// The Poseidon digest of `preimage` (arity = preimage.size(), constants filecoin::poseidon_constants) as
+// The Poseidon digest of `preimage` (arity = preimage.size(), constants poseidon_constants) as
 // neptune's legacy `poseidon_hash` synthesizes it. `values` are the preimage's values, read only when
 // CS::kWitness (pass an empty span otherwise).
 template <class CS>
 PoseidonDigest poseidon_hash_circuit(CS& cs, std::span<const Variable> preimage, std::span<const Fr> values) {
-  return poseidon_detail::LegacyCircuit<CS>(cs, filecoin::poseidon_constants(preimage.size()))
+  return poseidon_detail::LegacyCircuit<CS>(cs, poseidon_constants(preimage.size()))
       .hash(preimage, values);
 }
 
 template <class CS>
-PoseidonDigest poseidon_hash_circuit(CS& cs, const filecoin::PoseidonConstants& constants,
+PoseidonDigest poseidon_hash_circuit(CS& cs, const PoseidonConstants& constants,
                                      std::span<const Variable> preimage, std::span<const Fr> values) {
   return poseidon_detail::LegacyCircuit<CS>(cs, constants).hash(preimage, values);
 }

@@ -8,19 +8,12 @@
 
 #include "filecoin/chacha.hpp"
 #include "filecoin/challenges.hpp"
+#include "filecoin_test_util.hpp"
 
 namespace cuzk::filecoin {
 namespace {
 
-std::string hex(std::span<const std::uint8_t> bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (std::uint8_t b : bytes) {
-    out += kDigits[b >> 4];
-    out += kDigits[b & 15];
-  }
-  return out;
-}
+using testing::hex;
 
 Bytes32 small_field_element(std::uint8_t value) {  // Fr::from(value).to_repr()
   Bytes32 b{};

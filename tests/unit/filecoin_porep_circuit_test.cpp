@@ -4,6 +4,7 @@
 
 #include "filecoin/porep_circuit.hpp"
 #include "filecoin/porep_synthesis.hpp"
+#include "sanitizer_skip.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -45,6 +46,7 @@ TEST(PorepCircuit, RustFilProofsTestShapes) {
 }
 
 TEST(PorepCircuit, SmallProductionShapes) {
+  CUZK_SKIP_UNDER_SANITIZER("three circuits of 2.7-4.4 M rows");
   // The counting model of ../shared/reference/filecoin-circuits.md (which reproduces the 32 GiB figures)
   // predicts these; no measurement of Filecoin's own circuits at these sizes is published.
   struct Case {
@@ -61,6 +63,8 @@ TEST(PorepCircuit, SmallProductionShapes) {
 }
 
 TEST(PorepCircuit, ParallelShapeEqualsSequentialAndRecordAgrees) {
+  CUZK_SKIP_UNDER_SANITIZER(
+      "the 2 KiB circuit synthesized four times (its parallel parts run in PorepWitness)");
   const PorepParams& p = porep_params_for("2KiB");
   const gadgets::Shape seq = sequential_shape(p);
   const gadgets::Shape par = porep_shape(p);
@@ -94,9 +98,7 @@ TEST(PorepCircuit, ParallelShapeEqualsSequentialAndRecordAgrees) {
 }
 
 TEST(PorepCircuit, ThirtyTwoGibPartitionIsFilecoinsCircuit) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "130 M constraints: too slow under AddressSanitizer; the Release run checks it";
-#endif
+  CUZK_SKIP_UNDER_SANITIZER("130 M constraints");
   // The original daemon's measurements of Filecoin's own 32 GiB circuit
   // (../shared/reference/filecoin-circuits.md).
   const gadgets::Shape s = porep_shape(porep_params_for("32GiB"));

@@ -4,6 +4,7 @@
 
 #include "filecoin/porep_synthesis.hpp"
 #include "filecoin/porep_test_data.hpp"
+#include "sanitizer_skip.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -42,6 +43,7 @@ TEST(PorepWitness, SatisfiesTheRecordedCircuitAt2KiB) {
 }
 
 TEST(PorepWitness, TamperedVanillaDataIsUnsatisfied) {
+  CUZK_SKIP_UNDER_SANITIZER("five more syntheses of the 2 KiB circuit");
   const PorepParams& p = porep_params_for("2KiB");
   const PorepTestPartition t = make_test_porep_partition(p, 11);
   const gadgets::PrecompiledCircuit& pc = recorded_2kib();
@@ -79,6 +81,7 @@ TEST(PorepWitness, TamperedVanillaDataIsUnsatisfied) {
 }
 
 TEST(PorepWitness, LargerSectorsAreSatisfied) {
+  CUZK_SKIP_UNDER_SANITIZER("circuits of 3.8 and 4.4 M rows");
   for (const char* size : {"8MiB", "512MiB"}) {
     const PorepParams& p = porep_params_for(size);
     const PorepTestPartition t = make_test_porep_partition(p, 3);

@@ -13,15 +13,15 @@
 #include <vector>
 
 #include "filecoin/poseidon.hpp"
-#include "filecoin/poseidon_constants.hpp"
-#include "filecoin/poseidon_matrix.hpp"
+#include "gadgets/poseidon_constants.hpp"
+#include "gadgets/poseidon_matrix.hpp"
 
 namespace {
 
 using cuzk::filecoin::Fr;
-using cuzk::filecoin::FrMatrix;
-using cuzk::filecoin::poseidon_constants;
-using cuzk::filecoin::PoseidonConstants;
+using cuzk::gadgets::FrMatrix;
+using cuzk::gadgets::poseidon_constants;
+using cuzk::gadgets::PoseidonConstants;
 
 // A canonical integer given as four little-endian 64-bit limbs (neptune's `scalar_from_u64s`).
 Fr fr(std::uint64_t l0, std::uint64_t l1, std::uint64_t l2, std::uint64_t l3) {
@@ -49,7 +49,7 @@ TEST(FilecoinPoseidon, RoundNumbersMatchNeptune) {
       {2, 55},  {3, 55},  {4, 56},  {5, 56},  {6, 56},  {7, 56},  {8, 57},  {9, 57},  {10, 57}, {11, 57},
       {12, 57}, {13, 57}, {14, 57}, {15, 57}, {16, 59}, {17, 59}, {25, 59}, {37, 60}, {65, 61}};
   for (auto [t, rp] : cases) {
-    const auto [rf_got, rp_got] = cuzk::filecoin::poseidon_round_numbers(t);
+    const auto [rf_got, rp_got] = cuzk::gadgets::poseidon_round_numbers(t);
     EXPECT_EQ(rf_got, 8u) << "t = " << t;
     EXPECT_EQ(rp_got, rp) << "t = " << t;
   }
@@ -59,7 +59,7 @@ TEST(FilecoinPoseidon, RoundNumbersMatchNeptune) {
 // 585 constants. Spot values, and a fingerprint of all of them: Horner's Σ c_i·7^(584-i) mod p, computed
 // from that file.
 TEST(FilecoinPoseidon, GrainConstantsMatchNeptuneReferenceFile) {
-  const auto rc = cuzk::filecoin::poseidon_grain_round_constants(1, 1, 255, 9, 8, 57);
+  const auto rc = cuzk::gadgets::poseidon_grain_round_constants(1, 1, 255, 9, 8, 57);
   ASSERT_EQ(rc.size(), 585u);
   EXPECT_EQ(rc[0], fr(0x43984154f2f4c2f9, 0xc52b4ae7e48cd494, 0x8c3caddb776dd84a, 0x6ce90d12c4045fe0));
   EXPECT_EQ(rc[1], fr(0xa175504940bcec39, 0xb4fa6378d32e58f3, 0x25a75b52c8e89d80, 0x0ccd9b480c84022b));
@@ -90,7 +90,7 @@ TEST(FilecoinPoseidon, GrainConstantsEqualWholeReferenceFileWhenGiven) {
     expected.push_back(Fr::from_int(x));
   }
   ASSERT_EQ(expected.size(), 585u);
-  EXPECT_EQ(cuzk::filecoin::poseidon_grain_round_constants(1, 1, 255, 9, 8, 57), expected);
+  EXPECT_EQ(cuzk::gadgets::poseidon_grain_round_constants(1, 1, 255, 9, 8, 57), expected);
 }
 
 TEST(FilecoinPoseidon, ParameterShapesAndAlgebra) {
@@ -109,18 +109,18 @@ TEST(FilecoinPoseidon, ParameterShapesAndAlgebra) {
     // M[i][j] = 1/(i + t + j), symmetric, M·M⁻¹ = I.
     EXPECT_EQ(c.mds[1][2] * Fr::from_u64(1 + t + 2), Fr::one());
     EXPECT_EQ(c.mds[2][1], c.mds[1][2]);
-    EXPECT_TRUE(cuzk::filecoin::matrix::is_identity(cuzk::filecoin::matrix::multiply(c.mds, c.mds_inverse)));
+    EXPECT_TRUE(cuzk::gadgets::matrix::is_identity(cuzk::gadgets::matrix::multiply(c.mds, c.mds_inverse)));
     // The last partial round's factor: M = M'·M'' with M' = [1 0; 0 M̂] (neptune's
     // test_mds_matrices_creation).
     const auto& last = c.sparse_matrices.back();
     ASSERT_EQ(last.w_hat.size(), t);
     ASSERT_EQ(last.v_rest.size(), t - 1);
-    FrMatrix dense = cuzk::filecoin::matrix::identity(t), prime = cuzk::filecoin::matrix::identity(t);
+    FrMatrix dense = cuzk::gadgets::matrix::identity(t), prime = cuzk::gadgets::matrix::identity(t);
     for (std::size_t i = 0; i < t; ++i) dense[i][0] = last.w_hat[i];
     for (std::size_t j = 1; j < t; ++j) dense[0][j] = last.v_rest[j - 1];
     for (std::size_t i = 1; i < t; ++i)
       for (std::size_t j = 1; j < t; ++j) prime[i][j] = c.mds[i][j];
-    EXPECT_EQ(cuzk::filecoin::matrix::multiply(prime, dense), c.mds);
+    EXPECT_EQ(cuzk::gadgets::matrix::multiply(prime, dense), c.mds);
   }
 }
 
@@ -211,7 +211,7 @@ TEST(FilecoinPoseidon, RejectsUnsupportedArityAndWrongPreimageSize) {
 TEST(FilecoinPoseidon, GeneratingFilecoinArityConstantsIsFast) {
   const auto start = std::chrono::steady_clock::now();
   for (std::size_t arity : {2, 8, 11}) {
-    const PoseidonConstants c = cuzk::filecoin::generate_poseidon_constants(arity);
+    const PoseidonConstants c = cuzk::gadgets::generate_poseidon_constants(arity);
     ASSERT_EQ(c.arity, arity);
   }
   const double ms =

@@ -15,23 +15,13 @@
 #include "filecoin/sdr_graph.hpp"
 #include "filecoin/sdr_labels.hpp"
 #include "filecoin/sha256.hpp"
+#include "filecoin_test_util.hpp"
 
 namespace cuzk::filecoin {
 namespace {
 
-std::string hex(std::span<const std::uint8_t> bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (std::uint8_t b : bytes) {
-    out += kDigits[b >> 4];
-    out += kDigits[b & 15];
-  }
-  return out;
-}
-
-std::span<const std::uint8_t> ascii(std::string_view s) {
-  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
-}
+using testing::ascii;
+using testing::hex;
 
 // The 32 LE bytes of a field element given as four u64 limbs, least significant first (blstrs'
 // Scalar::from_u64s_le(...).to_repr()).

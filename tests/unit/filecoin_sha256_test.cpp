@@ -8,23 +8,13 @@
 #include <vector>
 
 #include "filecoin/sha256.hpp"
+#include "filecoin_test_util.hpp"
 
 namespace cuzk::filecoin {
 namespace {
 
-std::string hex(std::span<const std::uint8_t> bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (std::uint8_t b : bytes) {
-    out += kDigits[b >> 4];
-    out += kDigits[b & 15];
-  }
-  return out;
-}
-
-std::span<const std::uint8_t> ascii(std::string_view s) {
-  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
-}
+using testing::ascii;
+using testing::hex;
 
 // rand_xorshift 0.3's XorShiftRng (from_seed reads four u32 LE): bellpepper's test data source.
 class XorShift {

@@ -12,23 +12,13 @@
 namespace cuzk::gadgets {
 namespace {
 
+using testing::expect_row;
 using testing::fr_int;
 using testing::Recorded;
 using testing::row_terms;
 using testing::run_all_modes;
-using Terms = std::vector<std::pair<std::uint32_t, Fr>>;
-
-Terms terms(std::initializer_list<std::pair<std::uint32_t, std::int64_t>> t) {
-  Terms out;
-  for (auto [c, v] : t) out.emplace_back(c, fr_int(v));
-  return out;
-}
-
-void expect_row(const Recorded& r, std::size_t row, const Terms& a, const Terms& b, const Terms& c) {
-  EXPECT_TRUE(row_terms(r.pc.system.a, row) == a) << "A of row " << row;
-  EXPECT_TRUE(row_terms(r.pc.system.b, row) == b) << "B of row " << row;
-  EXPECT_TRUE(row_terms(r.pc.system.c, row) == c) << "C of row " << row;
-}
+using testing::terms;
+using testing::Terms;
 
 // Keeps every row's three combinations as the gadget built them (zero terms included).
 struct CaptureCS {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -94,6 +95,19 @@ inline std::vector<std::pair<std::uint32_t, Fr>> row_terms(const r1cs::Csr<Fr>& 
 
 inline Fr fr_int(std::int64_t x) {
   return x >= 0 ? Fr::from_u64(x) : -Fr::from_u64(-x);
+}
+
+// A row's expected terms, coefficients as small signed integers.
+using Terms = std::vector<std::pair<std::uint32_t, Fr>>;
+inline Terms terms(std::initializer_list<std::pair<std::uint32_t, std::int64_t>> t) {
+  Terms out;
+  for (auto [c, v] : t) out.emplace_back(c, fr_int(v));
+  return out;
+}
+inline void expect_row(const Recorded& r, std::size_t row, const Terms& a, const Terms& b, const Terms& c) {
+  EXPECT_TRUE(row_terms(r.pc.system.a, row) == a) << "A of row " << row;
+  EXPECT_TRUE(row_terms(r.pc.system.b, row) == b) << "B of row " << row;
+  EXPECT_TRUE(row_terms(r.pc.system.c, row) == c) << "C of row " << row;
 }
 
 }  // namespace cuzk::gadgets::testing

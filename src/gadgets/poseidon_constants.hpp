@@ -20,7 +20,7 @@
 
 #include "ff/bls12_381.hpp"
 
-namespace cuzk::filecoin {
+namespace cuzk::gadgets {
 
 using Fr = ff::bls12_381::Fr;
 using FrMatrix = std::vector<std::vector<Fr>>;
@@ -67,4 +67,4 @@ std::pair<std::size_t, std::size_t> poseidon_round_numbers(std::size_t width);
 std::vector<Fr> poseidon_grain_round_constants(unsigned field, unsigned sbox, unsigned field_bits,
                                                std::size_t width, std::size_t r_f, std::size_t r_p);
 
-}  // namespace cuzk::filecoin
+}  // namespace cuzk::gadgets

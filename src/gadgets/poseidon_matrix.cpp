@@ -1,9 +1,9 @@
-#include "filecoin/poseidon_matrix.hpp"
+#include "gadgets/poseidon_matrix.hpp"
 
 #include <stdexcept>
 #include <utility>
 
-namespace cuzk::filecoin::matrix {
+namespace cuzk::gadgets::matrix {
 
 FrMatrix identity(std::size_t n) {
   FrMatrix m(n, std::vector<Fr>(n, Fr::zero()));
@@ -82,4 +82,4 @@ bool is_identity(const FrMatrix& m) {
   return true;
 }
 
-}  // namespace cuzk::filecoin::matrix
+}  // namespace cuzk::gadgets::matrix

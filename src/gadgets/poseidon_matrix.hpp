@@ -6,9 +6,9 @@
 #include <span>
 #include <vector>
 
-#include "filecoin/poseidon_constants.hpp"
+#include "gadgets/poseidon_constants.hpp"
 
-namespace cuzk::filecoin::matrix {
+namespace cuzk::gadgets::matrix {
 
 FrMatrix identity(std::size_t n);
 
@@ -27,4 +27,4 @@ FrMatrix inverse(const FrMatrix& m);
 
 bool is_identity(const FrMatrix& m);
 
-}  // namespace cuzk::filecoin::matrix
+}  // namespace cuzk::gadgets::matrix

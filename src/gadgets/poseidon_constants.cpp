@@ -1,4 +1,4 @@
-#include "filecoin/poseidon_constants.hpp"
+#include "gadgets/poseidon_constants.hpp"
 
 #include <algorithm>
 #include <array>
@@ -12,9 +12,9 @@
 #include <string>
 #include <tuple>
 
-#include "filecoin/poseidon_matrix.hpp"
+#include "gadgets/poseidon_matrix.hpp"
 
-namespace cuzk::filecoin {
+namespace cuzk::gadgets {
 namespace {
 
 // ---- round numbers ---------------------------------------------------------------------------------
@@ -235,4 +235,4 @@ const PoseidonConstants& poseidon_constants(std::size_t arity) {
   return *cache[arity];
 }
 
-}  // namespace cuzk::filecoin
+}  // namespace cuzk::gadgets
