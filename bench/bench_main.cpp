@@ -6,7 +6,7 @@
 //   cuzk-bench overlap [LOG_N] [REPS]                      one proof's NTTs beside another's MSM
 //                                                           (gpu/overlap_probe.cpp)
 //   cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>
-//   cuzk-bench synth porep --sector-size S [--partitions N] [--mode witness|shape|check]   (synth_porep.cpp)
+//   cuzk-bench synth porep --sector-size S [--partitions N] [--mode witness|shape|check|recorded]  (synth_porep.cpp)
 //   cuzk-bench gen porep-like --log-domain K [--seed S] [--witnesses N] [--curve C] --out DIR
 //   cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …   daemon client (client/)
 // which writes a synthetic mulchain circuit (circuit.r1cs, witness.wtns) for whole-proof comparisons with
