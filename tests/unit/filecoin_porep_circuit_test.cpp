@@ -114,5 +114,17 @@ TEST(PorepCircuit, ThirtyTwoGibPartitionIsFilecoinsCircuit) {
   EXPECT_EQ(s.b_input.popcount(), 1u);
 }
 
+TEST(PorepCircuit, SixtyFourGibPartition) {
+  CUZK_SKIP_UNDER_SANITIZER("131 M constraints");
+  // No measurement of Filecoin's 64 GiB circuit is published; the counting model that reproduces every 32 GiB
+  // figure predicts these rows (32 GiB plus one tree-D level per challenge and one binary top level per
+  // Poseidon path).
+  const gadgets::Shape s = porep_shape(porep_params_for("64GiB"));
+  EXPECT_EQ(s.constraints, 131'185'849u);
+  EXPECT_EQ(s.prover_constraints(), 131'186'177u);
+  EXPECT_EQ(s.inputs, 328u);
+  EXPECT_EQ(s.b_input.popcount(), 1u);
+}
+
 }  // namespace
 }  // namespace cuzk::filecoin
