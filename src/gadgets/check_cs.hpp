@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "gadgets/constraint_system.hpp"
@@ -17,19 +18,17 @@ class CheckCS {
   static constexpr bool kWitness = true;
   static constexpr bool kRows = true;
 
-  CheckCS() { inputs_.push_back(Fr::one()); }
+  CheckCS() = default;
   CheckCS(const CheckCS* before, std::uint64_t first_input, std::uint64_t first_aux)
-      : before_(before), first_input_(first_input), first_aux_(first_aux) {}
+      : before_(before), values_(first_input, first_aux) {}
 
   template <class F>
   Variable alloc(F&& value) {
-    aux_.push_back(value());
-    return Variable::aux(static_cast<std::uint32_t>(first_aux_ + aux_.size() - 1));
+    return values_.alloc(std::forward<F>(value));
   }
   template <class F>
   Variable alloc_input(F&& value) {
-    inputs_.push_back(value());
-    return Variable::input(static_cast<std::uint32_t>(first_input_ + inputs_.size() - 1));
+    return values_.alloc_input(std::forward<F>(value));
   }
   template <class FA, class FB, class FC>
   void enforce(FA&& fa, FB&& fb, FC&& fc) {
@@ -39,19 +38,19 @@ class CheckCS {
     ++rows_;
   }
 
-  std::uint64_t next_input() const { return first_input_ + inputs_.size(); }
-  std::uint64_t next_aux() const { return first_aux_ + aux_.size(); }
+  std::uint64_t next_input() const { return values_.next_input(); }
+  std::uint64_t next_aux() const { return values_.next_aux(); }
   std::uint64_t num_constraints() const { return rows_; }
   // The first row (counted within this system) that did not hold.
   std::optional<std::uint64_t> first_failure() const { return first_failure_; }
-  std::span<const Fr> input_values() const { return inputs_; }
-  std::span<const Fr> aux_values() const { return aux_; }
+  std::span<const Fr> input_values() const { return values_.input_values(); }
+  std::span<const Fr> aux_values() const { return values_.aux_values(); }
 
   const Fr& value(Variable v) const {
     if (v.is_input()) {
-      if (v.index() >= first_input_) return inputs_.at(v.index() - first_input_);
-    } else if (v.index() >= first_aux_) {
-      return aux_.at(v.index() - first_aux_);
+      if (v.index() >= values_.first_input()) return input_values()[v.index() - values_.first_input()];
+    } else if (v.index() >= values_.first_aux()) {
+      return aux_values()[v.index() - values_.first_aux()];
     }
     if (!before_) throw SynthesisError("check: a row uses a variable that was never allocated");
     return before_->value(v);
@@ -66,8 +65,7 @@ class CheckCS {
   }
 
   const CheckCS* before_ = nullptr;
-  std::uint64_t first_input_ = 0, first_aux_ = 0;
-  std::vector<Fr> inputs_, aux_;
+  WitnessCS values_;  // ONE first in a whole circuit; a part's own variables
   std::uint64_t rows_ = 0;
   std::optional<std::uint64_t> first_failure_;
   LinearCombination a_, b_, c_;

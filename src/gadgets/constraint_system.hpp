@@ -215,6 +215,8 @@ class WitnessCS {
   template <class FA, class FB, class FC>
   void enforce(FA&&, FB&&, FC&&) {}
 
+  std::uint64_t first_input() const { return first_input_; }
+  std::uint64_t first_aux() const { return first_aux_; }
   std::uint64_t next_input() const { return first_input_ + inputs_.size(); }
   std::uint64_t next_aux() const { return first_aux_ + aux_.size(); }
   std::uint64_t num_inputs() const { return inputs_.size(); }
