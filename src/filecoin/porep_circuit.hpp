@@ -1,6 +1,6 @@
 // Filecoin's StackedDRG PoRep circuit for one partition, constraint for constraint as rust-fil-proofs
 // synthesizes it (storage-proofs-porep stacked/circuit/proof.rs StackedCircuit::synthesize and params.rs
-// Proof::synthesize; /work/notes → docs/filecoin-circuits.md has the walk-through):
+// Proof::synthesize; docs/porting/stacked-circuit.md has the walk-through, with citations):
 //
 //   replica_id (input, and its 256 message bits once), comm_d and comm_r (inputs), comm_r_last and comm_c
 //   (private), comm_r = Poseidon2(comm_c, comm_r_last); then per challenge:

@@ -1,6 +1,6 @@
 // bellpepper-core's boolean gadgets (gadgets/boolean.rs, version 0.2.1 as bellperson 0.27 uses it): every
 // allocation and row in bellpepper's order, with its coefficients, and its constant folding (operations on
-// constants allocate nothing). Facts and orders: /work/notes/bellpepper-gadgets.md.
+// constants allocate nothing). Facts and orders: docs/porting/bellpepper-gadgets.md.
 //
 // Values: an allocated bit's value is known only when the constraint system computes values (CS::kWitness);
 // constants are always known, as in bellpepper's keygen (where every witness value is None). The folding

@@ -9,7 +9,7 @@
 // combination it is given (one row `lc · 1 = x`), then x², x⁴ and x⁵ + key (one row each). The domain tag's
 // first S-box is a constant. The digest is the state's second element, allocated the same way.
 // 3(t·R_F + R_P − 1) + (t·R_F + R_P − arity) rows and as many aux variables: 311, 505, 598 for arity 2, 8,
-// 11. /work/notes/poseidon-circuit.md lists the rows.
+// 11. docs/porting/poseidon-circuit.md lists the rows.
 #pragma once
 
 #include <span>
