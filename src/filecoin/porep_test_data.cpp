@@ -15,23 +15,6 @@
 
 namespace cuzk::filecoin {
 
-std::uint64_t registered_seal_proof_v1_1(const PorepParams& params) {
-  switch (params.sector_bytes) {
-    case std::uint64_t{1} << 11:
-      return 5;
-    case std::uint64_t{1} << 23:
-      return 6;
-    case std::uint64_t{1} << 29:
-      return 7;
-    case std::uint64_t{1} << 35:
-      return 8;
-    case std::uint64_t{1} << 36:
-      return 9;
-  }
-  throw std::invalid_argument("no registered seal proof for a sector of " +
-                              std::to_string(params.sector_bytes) + " bytes");
-}
-
 namespace {
 
 // Every random value is SHA-256(seed ‖ tag ‖ a ‖ b) (u64s little-endian): a pure function of what it is

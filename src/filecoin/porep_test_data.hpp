@@ -17,13 +17,10 @@
 #include "filecoin/challenges.hpp"
 #include "filecoin/porep_params.hpp"
 #include "filecoin/porep_vanilla.hpp"
+#include "filecoin/registered_proof.hpp"
 #include "filecoin/sdr_graph.hpp"
 
 namespace cuzk::filecoin {
-
-// filecoin-proofs-api's RegisteredSealProof StackedDrg<size>V1_1 number: 5, 6, 7, 8, 9 for 2KiB, 8MiB,
-// 512MiB, 32GiB, 64GiB. Throws std::invalid_argument for another size.
-std::uint64_t registered_seal_proof_v1_1(const PorepParams& params);
 
 struct PorepTestPartition {
   PorepPartitionProof proof;
