@@ -1,9 +1,15 @@
-// cuzk-bench synth porep --sector-size S [--partitions N] [--mode witness|shape|check] [--reps R] [--seed X]
+// cuzk-bench synth porep --sector-size S [--partitions N] [--mode witness|evaluate|spmv|shape|check|recorded]
+//                        [--reps R] [--seed X]
 //
 // The Filecoin PoRep circuit's synthesis (issue 29), timed:
 //   witness  N partitions' assignments from generated vanilla data (filecoin/porep_test_data.hpp, made
 //            before the clock starts), all partitions at once as a proof's would be: wall time per proof,
 //            per partition, aux values and GB written per second;
+//   evaluate what the prover takes, one partition after another as a daemon worker synthesizes them: the
+//            assignments and every row's a, b, c computed while the witness is (evaluation mode), then
+//            the rows checked (a·b = c);
+//   spmv     the alternative: the circuit recorded once, then per partition the witness and a, b, c as the
+//            recorded matrices times it (bellperson's synthesis from a pre-compiled circuit);
 //   shape    one partition's counts and densities;
 //   check    every row of each partition checked against its values (CheckCS), not timed for speed;
 //   recorded the circuit recorded once (record mode), then each partition's witness checked against every
@@ -17,8 +23,10 @@
 #include <thread>
 #include <vector>
 
+#include "filecoin/porep_assignment.hpp"
 #include "filecoin/porep_synthesis.hpp"
 #include "filecoin/porep_test_data.hpp"
+#include "groth16/bellperson.hpp"
 
 namespace cuzk::bench {
 
@@ -38,8 +46,8 @@ int run_synth(int argc, char** argv) {
   std::uint64_t seed = 1;
   porep->add_option("--sector-size", size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
   porep->add_option("--partitions", partitions, "partitions at once (default: the sector size's)");
-  porep->add_option("--mode", mode, "witness, shape or check")
-      ->check(CLI::IsMember({"witness", "shape", "check", "recorded"}));
+  porep->add_option("--mode", mode, "witness, evaluate, spmv, shape, check or recorded")
+      ->check(CLI::IsMember({"witness", "evaluate", "spmv", "shape", "check", "recorded"}));
   porep->add_option("--reps", reps, "timed repetitions (witness, shape)")->check(CLI::PositiveNumber);
   porep->add_option("--seed", seed, "seed of the generated vanilla data");
   app.require_subcommand(1);
@@ -91,6 +99,49 @@ int run_synth(int argc, char** argv) {
                   seconds_since(c0));
       if (bad) return 1;
     }
+    return 0;
+  }
+
+  if (mode == "evaluate") {
+    const auto d0 = std::chrono::steady_clock::now();
+    filecoin::porep_densities(params);
+    std::printf("densities (a shape run, once per process): %.2f s\n", seconds_since(d0));
+    for (unsigned r = 0; r < reps; ++r)
+      for (unsigned k = 0; k < partitions; ++k) {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto w = filecoin::porep_prover_assignment(params, data[k].proof);
+        const std::size_t rows = w.a.size();
+        const double synth = seconds_since(t0);
+        const auto c0 = std::chrono::steady_clock::now();
+        filecoin::check_porep_rows(w, "partition " + std::to_string(k));
+        const double check = seconds_since(c0);
+        const auto f0 = std::chrono::steady_clock::now();
+        { const auto gone = std::move(w); }  // a, b, c and aux: 16.7 GB at 32 GiB
+        std::printf(
+            "partition %u: evaluated (assignments + a, b, c of %zu rows) in %.3f s, rows checked in "
+            "%.3f s, freed in %.3f s\n",
+            k, rows, synth, check, seconds_since(f0));
+      }
+    return 0;
+  }
+
+  if (mode == "spmv") {
+    const auto r0 = std::chrono::steady_clock::now();
+    const r1cs::CsrSystem<filecoin::Fr> system = filecoin::porep_record(params).system;
+    std::printf("recorded once: %zu rows, %zu non-zeros in %.1f s\n", system.a.rows(),
+                system.a.nnz() + system.b.nnz() + system.c.nnz(), seconds_since(r0));
+    for (unsigned r = 0; r < reps; ++r)
+      for (unsigned k = 0; k < partitions; ++k) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const filecoin::PorepAssignment w = filecoin::porep_witness(params, data[k].proof);
+        const double synth = seconds_since(t0);
+        const auto m0 = std::chrono::steady_clock::now();
+        std::vector<filecoin::Fr> z(w.inputs.begin(), w.inputs.end());
+        z.insert(z.end(), w.aux.begin(), w.aux.end());
+        const auto abc = groth16::bellperson::synthesize(system, z);
+        std::printf("partition %u: witness %.3f s, then a, b, c by SpMV %.3f s (with the copy into z)\n", k,
+                    synth, seconds_since(m0));
+      }
     return 0;
   }
 

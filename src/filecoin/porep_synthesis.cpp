@@ -3,6 +3,7 @@
 #include <tbb/parallel_for.h>
 
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -10,6 +11,7 @@
 
 #include "filecoin/porep_circuit.hpp"
 #include "gadgets/check_cs.hpp"
+#include "gadgets/evaluation_slice.hpp"
 
 namespace cuzk::filecoin {
 
@@ -83,8 +85,9 @@ const PorepLayout& porep_layout(const PorepParams& params) {
   const PorepCommitments top = synthesize_porep_top(top_cs, nullptr);
   gadgets::StructuralShapeCS one(top_cs.next_input(), top_cs.next_aux());
   synthesize_porep_challenge(one, params, top, nullptr);
-  PorepLayout layout{top_cs.num_inputs(), top_cs.num_aux(), one.num_inputs(), one.num_aux(),
-                     params.challenges_per_partition};
+  PorepLayout layout{
+      top_cs.num_inputs(), top_cs.num_aux(),      top_cs.num_constraints(),       one.num_inputs(),
+      one.num_aux(),       one.num_constraints(), params.challenges_per_partition};
   const std::lock_guard<std::mutex> lock(mutex);
   return cache.emplace(key, layout).first->second;
 }
@@ -115,6 +118,82 @@ PorepAssignment porep_witness(const PorepParams& params, const PorepPartitionPro
   if (top_cs.inputs_written() != layout.top_inputs - 1 || top_cs.aux_written() != layout.top_aux)
     throw gadgets::SynthesisError("PoRep circuit: the top part allocated fewer variables than its shape");
   return out;
+}
+
+void porep_evaluate(const PorepParams& params, const PorepPartitionProof& proof, const PorepEvaluation& out) {
+  check_porep_proof_shape(params, proof);
+  const PorepLayout& layout = porep_layout(params);
+  auto sized = [](std::span<Fr> s, std::uint64_t n, const char* what) {
+    if (s.size() != n)
+      throw gadgets::SynthesisError(std::string("PoRep evaluation: the ") + what + " array holds " +
+                                    std::to_string(s.size()) + " values, not " + std::to_string(n));
+  };
+  sized(out.inputs, layout.inputs(), "inputs");
+  sized(out.aux, layout.aux(), "aux");
+  sized(out.a, layout.prover_rows(), "a");
+  sized(out.b, layout.prover_rows(), "b");
+  sized(out.c, layout.prover_rows(), "c");
+  const gadgets::VariableValues values{out.inputs.data(), out.aux.data()};
+  auto part = [&](std::uint64_t first_input, std::uint64_t inputs, std::uint64_t first_aux, std::uint64_t aux,
+                  std::uint64_t first_row, std::uint64_t rows) {
+    return gadgets::EvaluationSlice(
+        gadgets::WitnessSlice(out.inputs.subspan(first_input, inputs), first_input,
+                              out.aux.subspan(first_aux, aux), first_aux),
+        out.a.subspan(first_row, rows), out.b.subspan(first_row, rows), out.c.subspan(first_row, rows));
+  };
+  auto check_written = [](const gadgets::EvaluationSlice& cs, std::uint64_t inputs, std::uint64_t aux,
+                          std::uint64_t rows, const std::string& what) {
+    if (cs.inputs_written() != inputs || cs.aux_written() != aux || cs.rows_written() != rows)
+      throw gadgets::SynthesisError("PoRep evaluation: " + what +
+                                    " allocated or enforced less than its shape");
+  };
+  out.inputs[0] = Fr::one();
+  PorepCommitments top;
+  {
+    const gadgets::EvaluationScope scope(&values);
+    gadgets::EvaluationSlice top_cs = part(1, layout.top_inputs - 1, 0, layout.top_aux, 0, layout.top_rows);
+    top = synthesize_porep_top(top_cs, &proof);
+    check_written(top_cs, layout.top_inputs - 1, layout.top_aux, layout.top_rows, "the top part");
+  }
+  tbb::parallel_for(0u, layout.challenges, [&](unsigned i) {
+    const gadgets::EvaluationScope scope(&values);
+    gadgets::EvaluationSlice cs =
+        part(layout.top_inputs + i * layout.challenge_inputs, layout.challenge_inputs,
+             layout.top_aux + i * layout.challenge_aux, layout.challenge_aux,
+             layout.top_rows + i * layout.challenge_rows, layout.challenge_rows);
+    synthesize_porep_challenge(cs, params, top, &proof.challenges[i]);
+    check_written(cs, layout.challenge_inputs, layout.challenge_aux, layout.challenge_rows,
+                  "challenge " + std::to_string(i));
+  });
+  // bellperson's input rows: input_i · 0 = 0, after the circuit's (A holds the input, B and C nothing).
+  const std::uint64_t rows = layout.rows();
+  for (std::uint64_t i = 0; i < layout.inputs(); ++i) {
+    out.a[rows + i] = out.inputs[i];
+    out.b[rows + i] = Fr::zero();
+    out.c[rows + i] = Fr::zero();
+  }
+}
+
+std::optional<std::uint64_t> porep_first_unsatisfied_abc(std::span<const Fr> a, std::span<const Fr> b,
+                                                         std::span<const Fr> c) {
+  if (a.size() != b.size() || a.size() != c.size())
+    throw gadgets::SynthesisError("a, b and c have different lengths");
+  constexpr std::uint64_t kNone = ~std::uint64_t{0};
+  std::atomic<std::uint64_t> first{kNone};
+  constexpr std::uint64_t kGrain = 1 << 16;
+  tbb::parallel_for(std::uint64_t(0), (a.size() + kGrain - 1) / kGrain, [&](std::uint64_t chunk) {
+    const std::uint64_t end = std::min<std::uint64_t>(a.size(), (chunk + 1) * kGrain);
+    for (std::uint64_t r = chunk * kGrain; r < end; ++r) {
+      if (a[r] * b[r] != c[r]) {
+        std::uint64_t seen = first.load();
+        while (r < seen && !first.compare_exchange_weak(seen, r)) {
+        }
+        return;
+      }
+    }
+  });
+  if (first.load() == kNone) return std::nullopt;
+  return first.load();
 }
 
 std::optional<std::uint64_t> porep_first_unsatisfied_row(const PorepParams& params,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "filecoin/porep_params.hpp"
@@ -18,11 +19,14 @@ namespace cuzk::filecoin {
 // then the challenges, all of one size. From a shape run of the top part and one challenge, once per
 // parameter set and process.
 struct PorepLayout {
-  std::uint64_t top_inputs = 0, top_aux = 0;  // ONE included in top_inputs
-  std::uint64_t challenge_inputs = 0, challenge_aux = 0;
+  std::uint64_t top_inputs = 0, top_aux = 0, top_rows = 0;  // ONE included in top_inputs
+  std::uint64_t challenge_inputs = 0, challenge_aux = 0, challenge_rows = 0;
   unsigned challenges = 0;
   std::uint64_t inputs() const { return top_inputs + challenges * challenge_inputs; }
   std::uint64_t aux() const { return top_aux + challenges * challenge_aux; }
+  std::uint64_t rows() const { return top_rows + challenges * challenge_rows; }  // the circuit's own
+  // What the bellperson prover takes: the circuit's rows, then one `input · 0 = 0` row per input.
+  std::uint64_t prover_rows() const { return rows() + inputs(); }
 };
 const PorepLayout& porep_layout(const PorepParams& params);
 
@@ -40,6 +44,20 @@ struct PorepAssignment {
   gadgets::Assignment inputs, aux;
 };
 PorepAssignment porep_witness(const PorepParams& params, const PorepPartitionProof& proof);
+
+// The synthesis a bellperson prover runs (evaluation mode, gadgets/evaluation_slice.hpp): the assignments and
+// every row's A·w, B·w, C·w, written into the caller's arrays (sized by the layout: inputs(), aux(), and
+// prover_rows() for a, b, c, whose input rows are filled too). No matrix is built. Rows are not checked here
+// (porep_first_unsatisfied_abc does that from a, b, c). Throws gadgets::SynthesisError when the proof does
+// not have the partition's shape or an array has the wrong size.
+struct PorepEvaluation {
+  std::span<Fr> inputs, aux, a, b, c;
+};
+void porep_evaluate(const PorepParams& params, const PorepPartitionProof& proof, const PorepEvaluation& out);
+
+// The first row with a·b ≠ c (rows in parallel), if any: every row's check from an evaluation's a, b, c.
+std::optional<std::uint64_t> porep_first_unsatisfied_abc(std::span<const Fr> a, std::span<const Fr> b,
+                                                         std::span<const Fr> c);
 
 // Synthesizes with the values and checks every row as it goes, without keeping the matrices: the first
 // row (in circuit order) that does not hold, if any. For circuits too large to record.

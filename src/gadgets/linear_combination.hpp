@@ -25,6 +25,34 @@ struct Term {
 // check that both modes give the same counts (no term of Filecoin's circuits cancels).
 enum class Coefficients : bool { kKept, kIgnored };
 
+// The values of every variable of a circuit, by the whole circuit's numbering (ONE is input 0): what an
+// evaluated combination reads.
+struct VariableValues {
+  const Fr* inputs = nullptr;
+  const Fr* aux = nullptr;
+  const Fr& operator()(Variable v) const { return v.is_input() ? inputs[v.index()] : aux[v.index()]; }
+};
+
+// While one of these lives on a thread, every combination constructed on that thread is *evaluated*: instead
+// of its terms it keeps only its value, Σ coeff·value(variable), over `values`. That is how a circuit's a, b
+// and c (each row's A·w, B·w, C·w) are computed while its witness is (EvaluationSlice,
+// constraint_system.hpp): the gadgets' combinations, MultiEq's packed sums and Num's running combination
+// included, are the same code in every mode, and become sums of field elements here, with no term stored.
+// Scopes nest (the previous one comes back when a scope ends), so a task that another waits for on the same
+// thread keeps its own.
+class EvaluationScope {
+ public:
+  explicit EvaluationScope(const VariableValues* values) : previous_(current_) { current_ = values; }
+  ~EvaluationScope() { current_ = previous_; }
+  EvaluationScope(const EvaluationScope&) = delete;
+  EvaluationScope& operator=(const EvaluationScope&) = delete;
+  static const VariableValues* current() { return current_; }
+
+ private:
+  const VariableValues* previous_;
+  static inline thread_local const VariableValues* current_ = nullptr;
+};
+
 class LinearCombination {
  public:
   LinearCombination() = default;
@@ -32,22 +60,40 @@ class LinearCombination {
   explicit LinearCombination(Variable v, const Fr& coeff = kFrOne) { add(v, coeff); }
 
   bool keeps_coefficients() const { return !ignored_; }
+  // Constructed under an EvaluationScope: value() is the sum, and there are no terms.
+  bool evaluated() const { return values_ != nullptr; }
+  const Fr& value() const { return sum_; }
 
   // lc + (coeff, v)
   LinearCombination& add(Variable v, const Fr& coeff = kFrOne) {
+    if (values_) return accumulate((*values_)(v), coeff);
     append(v.is_input() ? inputs_ : aux_, {v.index(), ignored_ ? kFrOne : coeff});
     return *this;
   }
   // lc - (coeff, v)
   LinearCombination& sub(Variable v) { return add(v, kFrMinusOne); }
-  LinearCombination& sub(Variable v, const Fr& coeff) { return add(v, ignored_ ? kFrOne : -coeff); }
+  LinearCombination& sub(Variable v, const Fr& coeff) {
+    if (values_) {
+      sum_ -= (*values_)(v)*coeff;
+      return *this;
+    }
+    return add(v, ignored_ ? kFrOne : -coeff);
+  }
   // lc + &other
   LinearCombination& add(const LinearCombination& o) {
+    if (values_) {
+      sum_ += o.sum_;
+      return *this;
+    }
     for (const Term& t : o.inputs_) append(inputs_, t);
     for (const Term& t : o.aux_) append(aux_, t);
     return *this;
   }
   LinearCombination& sub(const LinearCombination& o) {
+    if (values_) {
+      sum_ -= o.sum_;
+      return *this;
+    }
     if (ignored_) return add(o);
     for (const Term& t : o.inputs_) append(inputs_, {t.index, -t.coeff});
     for (const Term& t : o.aux_) append(aux_, {t.index, -t.coeff});
@@ -55,12 +101,17 @@ class LinearCombination {
   }
   // lc + (coeff, &other)
   LinearCombination& add(const Fr& coeff, const LinearCombination& o) {
+    if (values_) return accumulate(o.sum_, coeff);
     if (ignored_) return add(o);
     for (const Term& t : o.inputs_) append(inputs_, {t.index, t.coeff * coeff});
     for (const Term& t : o.aux_) append(aux_, {t.index, t.coeff * coeff});
     return *this;
   }
   LinearCombination& sub(const Fr& coeff, const LinearCombination& o) {
+    if (values_) {
+      sum_ -= o.sum_ * coeff;
+      return *this;
+    }
     if (ignored_) return add(o);
     for (const Term& t : o.inputs_) append(inputs_, {t.index, -(t.coeff * coeff)});
     for (const Term& t : o.aux_) append(aux_, {t.index, -(t.coeff * coeff)});
@@ -77,6 +128,7 @@ class LinearCombination {
     inputs_.clear();
     aux_.clear();
     sorted_ = true;
+    sum_ = Fr::zero();
   }
   // The merged terms, each kind sorted by index (bellpepper's Indexer order).
   std::size_t size() const { return inputs().size() + aux().size(); }
@@ -99,6 +151,16 @@ class LinearCombination {
   }
 
  private:
+  // sum += value·coeff, without the product for the coefficients most terms have (±1: a bit, a difference).
+  LinearCombination& accumulate(const Fr& value, const Fr& coeff) {
+    if (&coeff == &kFrOne)
+      sum_ += value;
+    else if (&coeff == &kFrMinusOne)
+      sum_ -= value;
+    else
+      sum_ += value * coeff;
+    return *this;
+  }
   // Terms are appended as they come and merged when first read: bellpepper inserts each into its sorted place
   // (a shift of the tail per term, quadratic in a MultiEq row's hundreds of terms); sorting once and adding
   // up repeated indices gives the same terms and sums.
@@ -136,6 +198,8 @@ class LinearCombination {
   mutable std::vector<Term> inputs_, aux_;
   mutable bool sorted_ = true;
   bool ignored_ = false;
+  const VariableValues* values_ = EvaluationScope::current();  // set: an evaluated combination
+  Fr sum_ = Fr::zero();
 };
 
 // The coefficients a constraint system's combinations keep: every system's but one that declares

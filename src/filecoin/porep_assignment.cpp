@@ -1,0 +1,79 @@
+#include "filecoin/porep_assignment.hpp"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "filecoin/porep_synthesis.hpp"
+
+namespace cuzk::filecoin {
+
+namespace bp = groth16::bellperson;
+
+namespace {
+
+bp::Density to_density(const gadgets::Bitmap& bits) {
+  return {bits.words(), bits.size()};
+}
+
+// A column of `count` scalars in lent memory, or owned; `lent` is the lender's answer for the part.
+groth16::Column<Fr> column_in(std::optional<io::bellperson_assignment::LentMemory>& lent, std::uint64_t at,
+                              std::uint64_t count) {
+  if (lent && lent->values.size() >= at + count) return {lent->values.subspan(at, count), lent->owner};
+  // Uninitialised (every value is written): a vector would zero gigabytes first, on one thread.
+  auto owned = std::make_shared<gadgets::Assignment>(count);
+  return {std::span<Fr>(*owned), owned};
+}
+
+}  // namespace
+
+const PorepDensities& porep_densities(const PorepParams& params) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const PorepDensities>> cache;
+  const std::string key = params.name + "/" + std::to_string(params.nodes) + "/" +
+                          std::to_string(params.layers) + "/" +
+                          std::to_string(params.challenges_per_partition);
+  {
+    const std::lock_guard lock(mutex);
+    if (auto it = cache.find(key); it != cache.end()) return *it->second;
+  }
+  const gadgets::Shape shape = porep_shape(params);
+  auto d = std::make_shared<PorepDensities>(
+      PorepDensities{to_density(shape.a_aux), to_density(shape.b_input), to_density(shape.b_aux)});
+  const std::lock_guard lock(mutex);
+  return *cache.emplace(key, std::move(d)).first->second;  // a racing thread's copy is as good
+}
+
+bp::Assignment porep_prover_assignment(const PorepParams& params, const PorepPartitionProof& proof,
+                                       const io::bellperson_assignment::Lend& lend) {
+  using io::bellperson_assignment::Part;
+  const PorepLayout& layout = porep_layout(params);
+  const std::uint64_t rows = layout.prover_rows();
+  std::optional<io::bellperson_assignment::LentMemory> abc, aux;
+  if (lend) abc = lend(Part::kAbc, 3 * rows);
+  if (lend) aux = lend(Part::kAux, layout.aux());
+  bp::Assignment w;
+  w.a = column_in(abc, 0, rows);
+  w.b = column_in(abc, rows, rows);
+  w.c = column_in(abc, 2 * rows, rows);
+  w.aux = column_in(aux, 0, layout.aux());
+  w.inputs.resize(layout.inputs());
+  porep_evaluate(params, proof, {w.inputs, w.aux, w.a, w.b, w.c});
+  const PorepDensities& d = porep_densities(params);
+  w.a_aux = d.a_aux;
+  w.b_inputs = d.b_inputs;
+  w.b_aux = d.b_aux;
+  return w;
+}
+
+void check_porep_rows(const bp::Assignment& w, const std::string& what) {
+  if (const auto row = porep_first_unsatisfied_abc(w.a, w.b, w.c))
+    throw UnsatisfiedCircuit(
+        what + ": row " + std::to_string(*row) + " of " + std::to_string(w.a.size()) +
+        " does not hold (a·b ≠ c): the vanilla proof does not satisfy the PoRep circuit "
+        "(a label, path, leaf or commitment that is not the sector's), so no proof of it "
+        "can verify");
+}
+
+}  // namespace cuzk::filecoin
