@@ -111,25 +111,29 @@ SparseMerkleTree::FillerFn random_filler(const SeededBytes& random, std::string 
   };
 }
 
-}  // namespace
-
-PorepTestPartition make_test_porep_partition(const PorepParams& params, std::uint64_t seed,
-                                             unsigned partition_k) {
-  if (partition_k >= params.partitions)
-    throw std::invalid_argument("PoRep test data: partition " + std::to_string(partition_k) + " of a " +
-                                params.name + " sector (" + std::to_string(params.partitions) +
-                                " partitions)");
+// The sector's data for the given partitions: one set of trees holding every listed partition's challenged
+// leaves (so the partitions share comm_c, comm_r_last and comm_r), each partition's proof taken from them.
+// With one partition this is make_test_porep_partition's data, value for value.
+PorepTestSector make_sector(const PorepParams& params, std::uint64_t seed, std::span<const unsigned> ks) {
   const SeededBytes random(seed);
-  PorepTestPartition out;
+  PorepTestSector out;
   out.porep_id = porep_id_for(registered_seal_proof_v1_1(params));
   out.interactive_seed = random.bytes("interactive seed");
-  out.partition = partition_k;
-  const ReplicaId replica_id = random.trimmed("replica id");
-  out.challenges =
-      interactive_challenges(params.nodes, replica_id, out.interactive_seed, params.challenges_per_partition,
-                             static_cast<std::uint8_t>(partition_k));
+  out.ticket = random.bytes("ticket");
+  out.replica_id = random.trimmed("replica id");
+  std::vector<std::vector<std::uint64_t>> challenges;
+  std::vector<std::uint64_t> all;
+  for (unsigned k : ks) {
+    if (k >= params.partitions)
+      throw std::invalid_argument("PoRep test data: partition " + std::to_string(k) + " of a " + params.name +
+                                  " sector (" + std::to_string(params.partitions) + " partitions)");
+    challenges.push_back(interactive_challenges(params.nodes, out.replica_id, out.interactive_seed,
+                                                params.challenges_per_partition,
+                                                static_cast<std::uint8_t>(k)));
+    all.insert(all.end(), challenges.back().begin(), challenges.back().end());
+  }
   const SdrGraph graph = porep_graph(params, out.porep_id);
-  Generator gen(params, graph, random, replica_id, out.challenges);
+  Generator gen(params, graph, random, out.replica_id, all);
 
   SparseMerkleTree tree_d(tree_d_arities(params), tree_d_hash, random_filler(random, "tree D"));
   SparseMerkleTree tree_c(tree_arities(params.tree), tree_poseidon_hash, random_filler(random, "tree C"));
@@ -142,7 +146,7 @@ PorepTestPartition make_test_porep_partition(const PorepParams& params, std::uin
     column_hashes.emplace(node, h);
     tree_c.set_leaf(node, h);
   };
-  for (std::uint64_t c : out.challenges) {
+  for (std::uint64_t c : all) {
     const Fr data = gen.data_leaf(c);
     tree_d.set_leaf(c, data);
     tree_r.set_leaf(c, fr_from_repr(gen.label(params.layers, c)) + data);
@@ -153,30 +157,52 @@ PorepTestPartition make_test_porep_partition(const PorepParams& params, std::uin
   tree_c.build();
   tree_r.build();
 
-  PorepPartitionProof& proof = out.proof;
-  proof.replica_id = fr_from_repr(replica_id);
-  proof.comm_d = tree_d.root();
-  proof.comm_c = tree_c.root();
-  proof.comm_r_last = tree_r.root();
-  const Fr pair[2] = {proof.comm_c, proof.comm_r_last};
-  proof.comm_r = poseidon_hash(pair);
-  for (std::uint64_t c : out.challenges) {
-    ChallengeProof ch;
-    ch.challenge = c;
-    ch.data_leaf = gen.data_leaf(c);
-    ch.comm_d_path = tree_d.path(c);
-    const auto& parents = gen.parents_of(c);
-    for (unsigned i = 0; i < kDrgParents + kExpanderParents; ++i) {
-      ColumnProof& column = i < kDrgParents ? ch.drg_parents[i] : ch.exp_parents[i - kDrgParents];
-      column.rows = gen.column(parents[i]);
-      column.path = tree_c.path(parents[i]);
+  PorepPartitionProof common;
+  common.replica_id = fr_from_repr(out.replica_id);
+  common.comm_d = tree_d.root();
+  common.comm_c = tree_c.root();
+  common.comm_r_last = tree_r.root();
+  const Fr pair[2] = {common.comm_c, common.comm_r_last};
+  common.comm_r = poseidon_hash(pair);
+  for (std::size_t p = 0; p < ks.size(); ++p) {
+    PorepTestPartition& part = out.partitions.emplace_back();
+    part.porep_id = out.porep_id;
+    part.interactive_seed = out.interactive_seed;
+    part.partition = ks[p];
+    part.challenges = challenges[p];
+    part.proof = common;
+    for (std::uint64_t c : part.challenges) {
+      ChallengeProof ch;
+      ch.challenge = c;
+      ch.data_leaf = gen.data_leaf(c);
+      ch.comm_d_path = tree_d.path(c);
+      const auto& parents = gen.parents_of(c);
+      for (unsigned i = 0; i < kDrgParents + kExpanderParents; ++i) {
+        ColumnProof& column = i < kDrgParents ? ch.drg_parents[i] : ch.exp_parents[i - kDrgParents];
+        column.rows = gen.column(parents[i]);
+        column.path = tree_c.path(parents[i]);
+      }
+      ch.comm_r_last_path = tree_r.path(c);
+      ch.comm_c_path = tree_c.path(c);
+      part.proof.challenges.push_back(std::move(ch));
     }
-    ch.comm_r_last_path = tree_r.path(c);
-    ch.comm_c_path = tree_c.path(c);
-    proof.challenges.push_back(std::move(ch));
+    part.public_inputs = porep_public_inputs(graph, part.proof);
   }
-  out.public_inputs = porep_public_inputs(graph, proof);
   return out;
+}
+
+}  // namespace
+
+PorepTestPartition make_test_porep_partition(const PorepParams& params, std::uint64_t seed,
+                                             unsigned partition_k) {
+  const unsigned k[1] = {partition_k};
+  return std::move(make_sector(params, seed, k).partitions.front());
+}
+
+PorepTestSector make_test_porep_sector(const PorepParams& params, std::uint64_t seed) {
+  std::vector<unsigned> ks(params.partitions);
+  for (unsigned k = 0; k < params.partitions; ++k) ks[k] = k;
+  return make_sector(params, seed, ks);
 }
 
 }  // namespace cuzk::filecoin

@@ -1,5 +1,5 @@
-// TEST-ONLY: consistent PoRep vanilla data for one partition at any production sector size, without a
-// sector. Everything is derived from a 64-bit seed:
+// TEST-ONLY: consistent PoRep vanilla data for one partition, or every partition of one sector, at any
+// production sector size, without a sector. Everything is derived from a 64-bit seed:
 //   - replica_id (254 bits), the interactive randomness, and the partition's interactive challenges;
 //   - labels: a challenged node's label in every layer is computed from its parents' labels with the real
 //     SDR graph (sdr_labels.hpp); every other node's label is random. So the parents' columns are random
@@ -33,8 +33,26 @@ struct PorepTestPartition {
 };
 
 // Deterministic for (params, seed, partition_k). Throws std::invalid_argument for partition_k ≥
-// params.partitions.
+// params.partitions. The trees hold this partition's challenges only: partitions of one seed made this way
+// have different comm_c, comm_r_last and comm_r (make_test_porep_sector shares them).
 PorepTestPartition make_test_porep_partition(const PorepParams& params, std::uint64_t seed,
                                              unsigned partition_k = 0);
+
+// A whole sector's C1 data: every partition of one sector, as StackedDrg<size>V1_1 proves it (interactive
+// challenges, params.partitions partitions). ONE set of trees D, C and R_last holds all partitions'
+// challenged leaves and their parents' columns, so every partition has the same replica_id, comm_d, comm_c,
+// comm_r_last and comm_r; each partition proves its own interactive challenges of the one seed. Each
+// partitions[k] passes verify_porep_vanilla (its challenges and public inputs as in PorepTestPartition).
+// The parents of a challenge are porep_graph(params, porep_id).parents(challenge). About the cost of one
+// make_test_porep_partition per partition (~2 s for 10 × 18 challenges at 32 GiB in Release).
+struct PorepTestSector {
+  PorepId porep_id{};  // StackedDrg<size>V1_1's
+  ReplicaId replica_id{};
+  Bytes32 interactive_seed{};  // the C1 output's "seed"
+  Bytes32 ticket{};            // 32 random bytes: the C1 output's "ticket" (C2 does not use it)
+  std::vector<PorepTestPartition> partitions;  // partitions[k].partition == k
+};
+
+PorepTestSector make_test_porep_sector(const PorepParams& params, std::uint64_t seed);
 
 }  // namespace cuzk::filecoin

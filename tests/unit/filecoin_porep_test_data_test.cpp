@@ -13,6 +13,7 @@
 #include "filecoin/porep_vanilla_verify.hpp"
 #include "filecoin/sdr_labels.hpp"
 #include "filecoin/sparse_merkle.hpp"
+#include "sanitizer_skip.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -212,6 +213,75 @@ TEST(PorepTestData, TamperingIsRejected) {
   other[0] = other[0] % 63 + 1;
   EXPECT_THROW(verify_porep_vanilla(params, porep_graph(params, data.porep_id), data.proof, other),
                std::runtime_error);
+}
+
+// Every partition of a sector from one set of trees: shared roots, each partition's own challenges, each
+// passing the verifier.
+void expect_consistent_sector(const PorepParams& params, const PorepTestSector& sector) {
+  ASSERT_EQ(sector.partitions.size(), params.partitions);
+  EXPECT_EQ(sector.porep_id, porep_id_for(registered_seal_proof_v1_1(params)));
+  const SdrGraph graph = porep_graph(params, sector.porep_id);
+  const PorepPartitionProof& first = sector.partitions[0].proof;
+  EXPECT_EQ(first.replica_id, fr_from_repr(sector.replica_id));
+  for (unsigned k = 0; k < params.partitions; ++k) {
+    const PorepTestPartition& part = sector.partitions[k];
+    SCOPED_TRACE("partition " + std::to_string(k));
+    EXPECT_EQ(part.partition, k);
+    EXPECT_EQ(part.porep_id, sector.porep_id);
+    EXPECT_EQ(part.interactive_seed, sector.interactive_seed);
+    EXPECT_EQ(part.proof.replica_id, first.replica_id);
+    EXPECT_EQ(part.proof.comm_d, first.comm_d);
+    EXPECT_EQ(part.proof.comm_c, first.comm_c);
+    EXPECT_EQ(part.proof.comm_r_last, first.comm_r_last);
+    EXPECT_EQ(part.proof.comm_r, first.comm_r);
+    const auto expected =
+        interactive_challenges(params.nodes, sector.replica_id, sector.interactive_seed,
+                               params.challenges_per_partition, static_cast<std::uint8_t>(k));
+    EXPECT_EQ(part.challenges, expected);
+    EXPECT_NO_THROW(verify_porep_vanilla(params, graph, part.proof, expected));
+    EXPECT_EQ(part.public_inputs, porep_public_inputs(graph, part.proof));
+  }
+}
+
+TEST(PorepTestSector, OnePartitionIsTheSingleTestPartition) {
+  for (const char* size : {"2KiB", "8MiB"}) {
+    const PorepParams& params = porep_params_for(size);
+    const PorepTestSector sector = make_test_porep_sector(params, 21);
+    expect_consistent_sector(params, sector);
+    // With one partition the sector's trees are the single partition's: the same data, value for value.
+    const PorepTestPartition single = make_test_porep_partition(params, 21, 0);
+    EXPECT_EQ(sector.partitions[0].public_inputs, single.public_inputs);
+    EXPECT_EQ(sector.partitions[0].proof.comm_c, single.proof.comm_c);
+    EXPECT_EQ(sector.partitions[0].proof.challenges[1].comm_r_last_path.levels[0].siblings,
+              single.proof.challenges[1].comm_r_last_path.levels[0].siblings);
+    EXPECT_NE(sector.ticket, make_test_porep_sector(params, 22).ticket);
+    EXPECT_NE(sector.ticket, sector.interactive_seed);
+  }
+}
+
+TEST(PorepTestSector, SeveralPartitionsShareTheTrees) {
+  // A 2 KiB sector proved in 3 partitions (a shape no proof type has, but cheap: the sparse trees then
+  // hold 6 challenges of 64 nodes, most of them each other's parents).
+  PorepParams params = porep_params_for("2KiB");
+  params.partitions = 3;
+  for (std::uint64_t seed : {1, 2, 3}) {
+    const PorepTestSector sector = make_test_porep_sector(params, seed);
+    expect_consistent_sector(params, sector);
+    // The single-partition generator's trees differ (they hold one partition's challenges).
+    EXPECT_NE(make_test_porep_partition(params, seed, 1).proof.comm_r, sector.partitions[1].proof.comm_r);
+  }
+}
+
+TEST(PorepTestSector, A32GiBSectorOfTenPartitions) {
+  CUZK_SKIP_UNDER_SANITIZER("10 x 18 challenges at 32 GiB");
+  const PorepParams& params = porep_params_for("32GiB");
+  const auto start = std::chrono::steady_clock::now();
+  const PorepTestSector sector = make_test_porep_sector(params, 5);
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  std::printf("32GiB sector (10 partitions): generated in %.1f ms\n", ms);
+  expect_consistent_sector(params, sector);
+  EXPECT_NE(sector.partitions[3].challenges, sector.partitions[4].challenges);
 }
 
 // A Merkle tree held whole, for the small sector.
