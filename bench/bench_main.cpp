@@ -6,9 +6,11 @@
 //   cuzk-bench overlap [LOG_N] [REPS]                      one proof's NTTs beside another's MSM
 //                                                           (gpu/overlap_probe.cpp)
 //   cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>
-//   cuzk-bench synth porep --sector-size S [--partitions N] [--mode witness|shape|check|recorded]  (synth_porep.cpp)
-//   cuzk-bench gen porep-like --log-domain K [--seed S] [--witnesses N] [--curve C] --out DIR
-//   cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …   daemon client (client/)
+//   cuzk-bench synth porep --sector-size S [--partitions N] [--mode witness|shape|check|recorded]
+//   (synth_porep.cpp) cuzk-bench gen porep-like --log-domain K [--seed S] [--witnesses N] [--curve C] --out
+//   DIR cuzk-bench gen porep-c1 --sector-size S --out DIR [--seed X] [--no-key]   TEST-ONLY C1 + key
+//   (gen_porep_c1.cpp) cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …   daemon
+//   client (client/)
 // which writes a synthetic mulchain circuit (circuit.r1cs, witness.wtns) for whole-proof comparisons with
 // other provers (bench/compare_snarkjs.sh): cuzk setup makes the key, then each prover runs on the same
 // files.
@@ -51,8 +53,9 @@ int run_client(int argc, char** argv);
 }
 #endif
 namespace cuzk::bench {
-int run_synth(int argc, char** argv);  // synth_porep.cpp
-}
+int run_synth(int argc, char** argv);         // synth_porep.cpp
+int run_gen_porep_c1(int argc, char** argv);  // gen_porep_c1.cpp
+}  // namespace cuzk::bench
 
 namespace {
 
@@ -133,6 +136,14 @@ int main(int argc, char** argv) {
     std::cerr << "cuzk-bench: this build has no gRPC client (install libgrpc++-dev: bash scripts/setup)\n";
     return 1;
 #endif
+  }
+  if (argc >= 3 && std::strcmp(argv[1], "gen") == 0 && std::strcmp(argv[2], "porep-c1") == 0) {
+    try {
+      return cuzk::bench::run_gen_porep_c1(argc - 2, argv + 2);
+    } catch (const std::exception& e) {
+      std::cerr << "cuzk-bench gen porep-c1: " << e.what() << "\n";
+      return 1;
+    }
   }
   if (argc >= 2 && std::strcmp(argv[1], "synth") == 0) {
     try {

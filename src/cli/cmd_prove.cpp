@@ -35,7 +35,12 @@ std::pair<Fr, Fr> parse_randomness(const std::string& text) {
   return {*r, *s};
 }
 
-// "auto" → cuda when this build has the CUDA backend and a device is present, else cpu.
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
 std::string resolve_backend(const std::string& requested) {
 #ifdef CUZK_HAVE_CUDA
   const bool have_gpu = cuda::device_count() > 0;
@@ -49,12 +54,6 @@ std::string resolve_backend(const std::string& requested) {
   return "cpu";
 #endif
 }
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
 
 int run_prove(const ProveArgs& args) {
   const auto key_curve = io::peek_curve(args.zkey);

@@ -14,6 +14,10 @@ enum Exit : int {
   kBadInput = 2,  // verify only: the files could not be read, as opposed to a proof that is wrong
 };
 
+// "auto" → cuda when this build has the CUDA backend and a device is present, else cpu; throws for "cuda"
+// without one.
+std::string resolve_backend(const std::string& requested);
+
 struct ProveArgs {
   std::string zkey, wtns, proof_out, public_out;
   std::optional<std::string> randomness;  // "r,s" in decimal
@@ -57,5 +61,18 @@ struct CircuitPorepArgs {
   std::optional<std::string> record_dir;
 };
 int run_circuit_porep(const CircuitPorepArgs& args);
+
+// cuzk prove-porep / verify-porep: Filecoin PoRep C2 from a C1 output (Curio's envelope or the bare
+// SealCommitPhase1Output JSON), as the daemon proves it, and its check (docs/filecoin.md).
+struct ProvePorepArgs {
+  std::string params, c1, proof_out;
+  std::string backend = "auto";
+};
+int run_prove_porep(const ProvePorepArgs& args);
+
+struct VerifyPorepArgs {
+  std::string vk, c1, proof;
+};
+int run_verify_porep(const VerifyPorepArgs& args);
 
 }  // namespace cuzk::cli

@@ -76,6 +76,32 @@ int main(int argc, char** argv) {
       ->required();
   vb->add_option("--proof", vbp.proof, "proof bytes (192 per partition)")->required();
 
+  ProvePorepArgs ppa;
+  auto* pp =
+      app.add_subcommand("prove-porep",
+                         "Filecoin PoRep C2: synthesize every partition of a C1 output, prove and verify "
+                         "it; writes 192 bytes per partition (docs/filecoin.md)");
+  pp->add_option("--params", ppa.params,
+                 "the PoRep circuit's .params (Filecoin's, or cuzk-bench gen porep-c1's)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  pp->add_option("--c1", ppa.c1, "C1 output: Curio's envelope or the SealCommitPhase1Output JSON")
+      ->required()
+      ->check(CLI::ExistingFile);
+  pp->add_option("--out", ppa.proof_out, "where to write the proof bytes")->required();
+  pp->add_option("--backend", ppa.backend, "cpu | cuda | auto")
+      ->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+  pp->add_option("--threads", threads, "Worker threads (default: all cores)")->check(CLI::PositiveNumber);
+
+  VerifyPorepArgs vpa;
+  auto* vp =
+      app.add_subcommand("verify-porep",
+                         "Verify PoRep C2 proofs against the challenges of their C1 output: exit 0 when "
+                         "valid, 1 when invalid, 2 on unreadable input");
+  vp->add_option("--vk", vpa.vk, "the PoRep circuit's .vk (or its .params)")->required();
+  vp->add_option("--c1", vpa.c1, "the C1 output the proof is for")->required();
+  vp->add_option("--proof", vpa.proof, "proof bytes (192 per partition)")->required();
+
   CircuitPorepArgs cpa;
   auto* circuit = app.add_subcommand("circuit", "Synthesize a built-in circuit and describe its size");
   circuit->require_subcommand(1);
@@ -96,7 +122,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
-    return rc == 0 ? 0 : (v->parsed() || vb->parsed() ? kBadInput : kFailed);
+    return rc == 0 ? 0 : (v->parsed() || vb->parsed() || vp->parsed() ? kBadInput : kFailed);
   }
 
   std::unique_ptr<tbb::global_control> limit;
@@ -111,10 +137,12 @@ int main(int argc, char** argv) {
     if (pb->parsed()) return run_prove_bellperson(pbp);
     if (vb->parsed()) return run_verify_bellperson(vbp);
     if (cp->parsed()) return run_circuit_porep(cpa);
+    if (pp->parsed()) return run_prove_porep(ppa);
+    if (vp->parsed()) return run_verify_porep(vpa);
   } catch (const std::bad_alloc&) {
     std::cerr << "cuzk: error: out of memory\n";
   } catch (const std::exception& e) {
     std::cerr << "cuzk: error: " << e.what() << "\n";
   }
-  return v->parsed() || vb->parsed() ? kBadInput : kFailed;
+  return v->parsed() || vb->parsed() || vp->parsed() ? kBadInput : kFailed;
 }

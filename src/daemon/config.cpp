@@ -81,6 +81,9 @@ Config load_config(const std::optional<std::string>& path) {
   std::string repo = c.engine.repository.string();
   str("repository", "path", repo);
   c.engine.repository = repo;
+  std::string cache = c.engine.parameter_cache.string();
+  str("filecoin", "parameter_cache", cache);
+  c.engine.parameter_cache = cache;
   if (auto n = t["repository"]["memory_budget"])
     c.engine.memory_budget = bytes_value(n, "repository.memory_budget");
   if (auto n = t["repository"]["pin_keys"]) {

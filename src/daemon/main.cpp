@@ -42,12 +42,16 @@ std::vector<int> parse_devices(const std::string& text) {
 
 int run(int argc, char** argv) {
   CLI::App app{"cuzk-daemon: a GPU-resident Groth16 proving service (gRPC cuzk.v1.ProvingEngine)"};
-  std::optional<std::string> config_path, listen, http, repository, backend, devices, budget, vram_limit;
+  std::optional<std::string> config_path, listen, http, repository, parameter_cache, backend, devices, budget,
+      vram_limit;
   std::optional<unsigned> gpu_workers, cpu_workers;
   app.add_option("-c,--config", config_path, "TOML configuration (docs/config.md)")->check(CLI::ExistingFile);
   app.add_option("-l,--listen", listen, "gRPC address: unix:///path (created mode 0600) or host:port");
   app.add_option("--http", http, "host:port for GET /metrics, /status, /healthz");
   app.add_option("--repository", repository, "circuit repository directory");
+  app.add_option("--parameter-cache", parameter_cache,
+                 "Filecoin parameter cache (default: $FIL_PROOFS_PARAMETER_CACHE, else "
+                 "/var/tmp/filecoin-proof-parameters)");
   app.add_option("--backend", backend, "cpu | cuda | auto");
   app.add_option("--gpu-workers-per-device", gpu_workers, "workers sharing each GPU (default 2)");
   app.add_option("--cpu-workers", cpu_workers, "workers on the CPU backend (default 1)");
@@ -61,6 +65,7 @@ int run(int argc, char** argv) {
   if (listen) cfg.listen = *listen;
   if (http) cfg.http = *http;
   if (repository) cfg.engine.repository = *repository;
+  if (parameter_cache) cfg.engine.parameter_cache = *parameter_cache;
   if (backend) cfg.engine.backend = *backend;
   if (gpu_workers) cfg.engine.gpu_workers_per_device = *gpu_workers;
   if (cpu_workers) cfg.engine.cpu_workers = *cpu_workers;

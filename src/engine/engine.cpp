@@ -9,6 +9,8 @@
 
 #include "engine/engine_state.hpp"
 #include "engine/worker_process.hpp"
+#include "filecoin/circuit_catalog.hpp"
+#include "filecoin/porep_synthesis.hpp"
 #include "groth16/bellperson.hpp"
 #include "groth16/prover.hpp"
 #include "io/bellperson_assignment.hpp"
@@ -68,6 +70,7 @@ void release_inputs(auto& job) {
   job.circuit.reset();
   job.witnesses = {};
   job.witness_paths = {};
+  job.porep.reset();
   for (const auto& path : job.spooled) {
     std::error_code ec;
     std::filesystem::remove(path, ec);
@@ -96,6 +99,8 @@ EngineConfig resolved(EngineConfig c) {
 
 Engine::Engine(EngineConfig config)
     : config_(resolved(std::move(config))), repository_(config_.repository, config_.memory_budget) {
+  repository_.set_parameter_cache(config_.parameter_cache.empty() ? filecoin::default_parameter_cache()
+                                                                  : config_.parameter_cache);
   if (config_.backend != "cpu" && config_.backend != "cuda" && config_.backend != "auto")
     throw std::invalid_argument("backend must be cpu, cuda or auto, not \"" + config_.backend + "\"");
   int gpus = 0;
@@ -243,19 +248,58 @@ std::vector<groth16::bellperson::Assignment> Engine::check_assignments(const io:
   return out;
 }
 
+std::shared_ptr<const filecoin::PorepC2Input> Engine::read_porep_job(SubmitRequest& req) const {
+  if (!req.witnesses.empty() || !req.witness_paths.empty())
+    throw RequestError("a PoRep C1 job brings the C1 output, not witnesses");
+  if (!processes_.empty())
+    throw RequestError(
+        "PoRep C1 jobs are not served with engine.isolation = \"process\" yet (use \"thread\")");
+  std::shared_ptr<filecoin::PorepC2Input> in;
+  try {
+    in = std::make_shared<filecoin::PorepC2Input>(
+        filecoin::read_porep_c1(req.porep_c1, "the C1 output", req.sector_size));
+  } catch (const std::exception& e) {
+    throw RequestError(e.what());
+  }
+  req.porep_c1 = {};
+  if (req.circuit_id.empty()) req.circuit_id = filecoin::porep_circuit(in->params()).id;
+  return in;
+}
+
+namespace {
+// A PoRep C1 job's circuit must be a bellperson key of the size the C1 output's circuit synthesizes.
+void check_porep_key(const Circuit& circuit, const filecoin::PorepC2Input& in) {
+  if (!circuit.bellperson())
+    throw RequestError("circuit '" + circuit.id + "' is not a bellperson (Filecoin .params) circuit; a " +
+                       std::string(in.proof->name) + " C1 output needs Filecoin's PoRep parameters");
+  const filecoin::PorepLayout& layout = filecoin::porep_layout(in.params());
+  try {
+    groth16::bellperson::check_sizes(std::get<io::bellperson::Params>(circuit.key), layout.prover_rows(),
+                                     layout.inputs(), layout.aux());
+  } catch (const groth16::bellperson::Error& e) {
+    throw RequestError("circuit '" + circuit.id + "' is not the " + in.params().name +
+                       " PoRep circuit's key (" + e.what() + ")");
+  }
+}
+}  // namespace
+
 Engine::Submitted Engine::submit(SubmitRequest req) {
   if (req.request_id.size() > 256) throw RequestError("request_id is longer than 256 characters");
+  const auto porep = req.porep_c1.empty() ? nullptr : read_porep_job(req);
   std::shared_ptr<const Circuit> circuit;
   try {
     circuit = repository_.acquire(req.circuit_id);
   } catch (const RepositoryError& e) {
     throw RequestError(e.what());
   }
-  const std::uint32_t parts = req.single_partition ? 1 : circuit->config.partitions;
+  if (porep) check_porep_key(*circuit, *porep);
+  const std::uint32_t parts = porep                  ? static_cast<std::uint32_t>(porep->partitions.size())
+                              : req.single_partition ? 1
+                                                     : circuit->config.partitions;
   if (!req.witnesses.empty() && !req.witness_paths.empty())
     throw RequestError("a job brings its witnesses either inline or as file paths, not both");
   const std::size_t given = req.witnesses.size() + req.witness_paths.size();
-  if (given != parts)
+  if (!porep && given != parts)
     throw RequestError("circuit '" + circuit->id + "' takes " + std::to_string(parts) + " partition witness" +
                        (parts == 1 ? "" : "es") + " per job; the request has " + std::to_string(given));
   auto job = std::make_shared<Job>();
@@ -278,7 +322,9 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
   // Parse and check every witness now, so a malformed one is this client's error, not a failed job. Files
   // are only checked (header, length, first value): decoded when their partition runs, so a queued job
   // does not hold ten PoRep-size witnesses in memory.
-  if (circuit->bellperson())
+  if (porep)
+    job->porep = porep;
+  else if (circuit->bellperson())
     job->witnesses = check_assignments(std::get<io::bellperson::Params>(circuit->key), req);
   else
     io::with_curve(circuit->curve, [&]<class C>() {

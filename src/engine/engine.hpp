@@ -28,12 +28,17 @@
 #include "engine/scheduler.hpp"
 #include "groth16/bellperson.hpp"
 #include "groth16/timings.hpp"
+#include "io/bellperson_assignment.hpp"
 
 #ifdef CUZK_HAVE_CUDA
 namespace cuzk::cuda {
 class PinnedPool;
 }
 #endif
+
+namespace cuzk::filecoin {
+struct PorepC2Input;
+}
 
 namespace cuzk::engine {
 
@@ -62,6 +67,11 @@ struct SubmitRequest {
   // One partition of the circuit, whichever it is (one witness, whatever circuit.toml says): how a worker
   // process (engine.isolation = "process") takes its parent's partitions.
   bool single_partition = false;
+  // A Filecoin PoRep C2 job instead of witnesses: Curio's C1 envelope (or the bare SealCommitPhase1Output
+  // JSON), read and checked at submit (filecoin/porep_c2.hpp). Its partitions are synthesized from it as they
+  // run. circuit_id may be left empty: the registered proof inside names the circuit (porep-32g, …).
+  std::vector<std::uint8_t> porep_c1 = {};
+  std::uint64_t sector_size = 0;  // bytes; when set, the C1 output must be for this sector size
 };
 
 struct PartitionResult {
@@ -69,8 +79,9 @@ struct PartitionResult {
   std::string proof_json, public_json;  // snarkjs JSON, when done (bellperson: public_json only)
   std::string proof_bytes;              // bellperson circuits: the 192-byte proof
   std::string error;
-  std::string worker;    // "cpu:0", "cuda:0/1", …
-  std::string plan;      // "cpu", or the GPU plan of the last attempt: "resident", "streamed", "lean"
+  double synthesis_ms = 0;  // a Filecoin vanilla-proof partition: its circuit synthesized (witness, a, b, c)
+  std::string worker;       // "cpu:0", "cuda:0/1", …
+  std::string plan;         // "cpu", or the GPU plan of the last attempt: "resident", "streamed", "lean"
   std::string prestage;  // GPU: "ok" (witness uploaded ahead of the GPU region), "fallback" (uploaded in it)
   unsigned attempts = 0;
   groth16::StageTimings stages;
@@ -164,6 +175,9 @@ std::size_t physical_memory_bytes();
 
 struct EngineConfig {
   std::filesystem::path repository;
+  // Where Filecoin's built-in circuits (porep-32g, …) find their parameter files; empty: the environment's
+  // FIL_PROOFS_PARAMETER_CACHE, else /var/tmp/filecoin-proof-parameters (filecoin/circuit_catalog.hpp).
+  std::filesystem::path parameter_cache;
   std::string backend = "auto";  // cpu | cuda | auto
   unsigned cpu_workers = 1;      // with the CPU backend; each proof uses every core anyway
   unsigned gpu_workers_per_device = 2;
@@ -263,6 +277,11 @@ class Engine {
   // False when retrying cannot help (not a CUDA error, or one of kind other).
   bool recover(Worker& worker, const std::string& circuit_id, const std::exception& error, bool repeated);
   void prove_bellperson(Worker& worker, Job& job, std::uint32_t partition, PartitionResult& r);
+  // A PoRep C1 job's partition synthesized (into `lend`'s memory where it lends some) and checked: every row,
+  // the public inputs against the challenges', the sizes against the key. Throws what it finds.
+  void synthesize_porep(Worker& worker, Job& job, std::uint32_t partition, PartitionResult& r,
+                        groth16::bellperson::Assignment& out,
+                        const io::bellperson_assignment::Lend& lend = {});
   // isolation = process: the worker's process proves it; this one checks the proof.
   void prove_in_worker_process(Worker& worker, Job& job, std::uint32_t partition, PartitionResult& r);
   void start_worker_processes(int gpus);
@@ -286,6 +305,8 @@ class Engine {
                        const std::function<void()>& prove);
 #endif
   std::string sized_witness(const SubmitRequest& req, std::size_t i, const char* what) const;
+  // A PoRep C1 job's input, read and checked (throws RequestError); sets req.circuit_id when it is empty.
+  std::shared_ptr<const filecoin::PorepC2Input> read_porep_job(SubmitRequest& req) const;
   std::vector<groth16::bellperson::Assignment> check_assignments(const io::bellperson::Params& params,
                                                                  SubmitRequest& req) const;
   void finish_partition(Job& job, std::uint32_t partition, PartitionResult result);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
+#include "filecoin/porep_c2.hpp"
 
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/stream.hpp"
@@ -51,6 +52,8 @@ struct Engine::Job {
       witnesses;
   std::vector<std::string>
       witness_paths;  // or files, checked at submit and decoded when their partition runs
+  // Or a Filecoin PoRep C1 output, checked at submit; each partition is synthesized from it when it runs.
+  std::shared_ptr<const filecoin::PorepC2Input> porep;
   std::vector<PartitionResult> parts;
   JobStatus status = JobStatus::kQueued;
   std::string error;

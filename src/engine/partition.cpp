@@ -15,6 +15,7 @@
 #include "engine/engine_state.hpp"
 #include "engine/worker_process.hpp"
 #include "ff/random.hpp"
+#include "filecoin/porep_assignment.hpp"
 #include "groth16/bellperson.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
@@ -320,6 +321,35 @@ cuda::DeviceBuffer<Fr>* take_staged(Prestaged<Fr>* staged, W& w, PartitionResult
 }
 #endif
 
+void Engine::synthesize_porep(Worker&, Job& job, std::uint32_t partition, PartitionResult& r,
+                              groth16::bellperson::Assignment& out,
+                              const io::bellperson_assignment::Lend& lend) {
+  const filecoin::PorepC2Input& in = *job.porep;
+  const std::string what = "partition " + std::to_string(partition);
+  const auto t0 = Clock::now();
+  {
+    groth16::StageTimer t(&r.stages, "synthesis");
+    out = filecoin::porep_prover_assignment(in.params(), in.partitions[partition], lend);
+  }
+  r.synthesis_ms = ms_between(t0, Clock::now());
+  // Before any GPU time is spent on it: a vanilla proof that does not satisfy the circuit (a·b ≠ c in some
+  // row), or whose circuit's public inputs are not the ones the seed's challenges give, cannot give a proof
+  // that verifies.
+  groth16::StageTimer t(&r.stages, "synthesis_check");
+  filecoin::check_porep_rows(out, what);
+  const auto& expected = in.public_inputs[partition];
+  if (out.inputs.size() != expected.size() + 1 ||
+      !std::equal(expected.begin(), expected.end(), out.inputs.begin() + 1))
+    throw filecoin::UnsatisfiedCircuit(what +
+                                       ": the circuit's public inputs are not the ones its challenges give");
+  try {
+    groth16::bellperson::check(std::get<io::bellperson::Params>(job.circuit->key), out);
+  } catch (const groth16::bellperson::Error& e) {
+    throw std::runtime_error(what + ": the key of circuit '" + job.circuit->id +
+                             "' does not fit the synthesized circuit: " + e.what());
+  }
+}
+
 void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
   namespace bp = groth16::bellperson;
   const auto& params = std::get<io::bellperson::Params>(job.circuit->key);
@@ -328,7 +358,14 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
   const auto too_large = [&](std::size_t bytes) { warn_pinned_pool_too_small(job.circuit->id, bytes); };
   SharedLease abc_lease;  // set when a, b, c were decoded into a pinned lease
 #endif
-  if (!job.witness_paths.empty()) {
+  if (job.porep) {
+    synthesize_porep(w, job, partition, r, loaded
+#ifdef CUZK_HAVE_CUDA
+                     ,
+                     lend_pinned(pinned_pool_.get(), w, abc_lease, too_large)
+#endif
+    );
+  } else if (!job.witness_paths.empty()) {
     groth16::StageTimer t(&r.stages, "load_witness");
 #ifdef CUZK_HAVE_CUDA
     loaded = io::bellperson_assignment::read(job.witness_paths[partition],
@@ -337,8 +374,9 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
     loaded = io::bellperson_assignment::read(job.witness_paths[partition]);
 #endif
   }
-  const auto& a =
-      job.witness_paths.empty() ? std::get<std::vector<bp::Assignment>>(job.witnesses)[partition] : loaded;
+  const auto& a = job.witness_paths.empty() && !job.porep
+                      ? std::get<std::vector<bp::Assignment>>(job.witnesses)[partition]
+                      : loaded;
   const std::vector<bp::Fr> pub(a.inputs.begin() + 1, a.inputs.end());
 #ifdef CUZK_HAVE_CUDA
   const auto staged = stage_ahead<bp::Fr>(
@@ -597,7 +635,7 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
        << " circuit=" << job.circuit_id << " worker=" << w.name << " state=" << to_string(r.state)
        << " plan=" << (r.plan.empty() ? "none" : r.plan) << " attempts=" << r.attempts
        << " prestage_setup=" << prestage << " queue_ms=" << r.queue_ms
-       << " load_witness_ms=" << stage_sum(r.stages, {"load_witness"})
+       << " load_witness_ms=" << stage_sum(r.stages, {"load_witness"}) << " synthesis_ms=" << r.synthesis_ms
        << " abc_ms=" << stage_sum(r.stages, {"abc", "witness"})
        << " ntt_msm_h_ms=" << stage_sum(r.stages, {"h", "msm_h"})
        << " batch_add_ms=" << r.stages.detail("batch_add") << " tail_msm_ms=" << r.stages.detail("tail_msm")

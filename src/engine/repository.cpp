@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "filecoin/circuit_catalog.hpp"
 #include "io/error.hpp"
 #include "io/zkey.hpp"
 
@@ -91,13 +92,32 @@ void Repository::set_verifying_only(bool on) {
   verifying_only_ = on;
 }
 
+void Repository::set_parameter_cache(std::filesystem::path dir) {
+  std::lock_guard lock(mutex_);
+  parameter_cache_ = std::move(dir);
+}
+
 std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
   if (!valid_id(id)) throw RepositoryError("invalid circuit id '" + id + "'");
-  const auto dir = root_ / id, zkey = dir / "circuit.zkey", params = dir / "circuit.params";
-  const bool has_zkey = std::filesystem::is_regular_file(zkey),
-             has_params = std::filesystem::is_regular_file(params);
+  const auto dir = root_ / id, zkey = dir / "circuit.zkey";
+  auto params = dir / "circuit.params";
+  const bool has_zkey = std::filesystem::is_regular_file(zkey);
+  bool has_params = std::filesystem::is_regular_file(params);
+  const filecoin::FilecoinCircuit* builtin = filecoin::find_filecoin_circuit(id);
+  if (!has_zkey && !has_params && builtin && !parameter_cache_.empty()) {
+    params = parameter_cache_ / builtin->parameter_file;
+    has_params = std::filesystem::is_regular_file(params);
+    if (!has_params)
+      throw RepositoryError("circuit '" + id + "' (the " + builtin->porep->name +
+                            " PoRep circuit): its Filecoin parameter file " + params.string() +
+                            " is missing; fetch the parameters into that cache (e.g. `curio fetch-params " +
+                            builtin->porep->name +
+                            "`) or point filecoin.parameter_cache (FIL_PROOFS_PARAMETER_CACHE) at yours");
+  }
   if (!has_zkey && !has_params)
-    throw RepositoryError("unknown circuit '" + id + "': no " + zkey.string() + " or circuit.params");
+    throw RepositoryError(
+        "unknown circuit '" + id + "': no " + zkey.string() + " or circuit.params" +
+        (builtin ? " (and no parameter cache is set for the built-in Filecoin circuits)" : ""));
   std::optional<Mapped> mapped;
   {
     std::lock_guard lock(mutex_);
@@ -119,6 +139,8 @@ std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
   }
   const bool vk_only = circuit->verifying_only;
   circuit->config = read_config(dir / "circuit.toml", id, has_zkey ? "groth16" : "bellperson");
+  if (builtin && !std::filesystem::exists(dir / "circuit.toml"))
+    circuit->config.partitions = builtin->porep->partitions;
   if (circuit->config.kind == "bellperson") {
     if (!has_params)
       throw RepositoryError("circuit '" + id + "': kind \"bellperson\" needs " + params.string());
@@ -274,6 +296,11 @@ std::vector<CircuitInfo> Repository::list() const {
          std::filesystem::exists(d.path() / "circuit.params")))
       out.push_back({id, Tier::kDisk, 0, 0, 0});
   }
+  for (const filecoin::FilecoinCircuit& c : filecoin::filecoin_circuits())  // the cache's, when present
+    if (!parameter_cache_.empty() &&
+        std::filesystem::is_regular_file(parameter_cache_ / c.parameter_file, ec) &&
+        std::none_of(out.begin(), out.end(), [&](const CircuitInfo& i) { return i.id == c.id; }))
+      out.push_back({c.id, Tier::kDisk, 0, 0, 0});
   std::lock_guard lock(mutex_);
   const auto now = std::chrono::steady_clock::now();
   const auto entry = [&](const std::string& id) {

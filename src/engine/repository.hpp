@@ -5,6 +5,10 @@
 //   <root>/<id>/circuit.toml     optional: kind (default: from the key file), partitions = 1, priority =
 //   "normal"
 //
+// and Filecoin's circuits by their built-in ids (porep-2k … porep-64g, filecoin/circuit_catalog.hpp), which
+// need no folder: their key is the standard parameter file in the parameter cache (set_parameter_cache), as
+// filecoin-proofs finds it. A folder of the same id takes precedence (a key kept elsewhere, or a test key).
+//
 // Keys load on demand (or by preload) and stay in host memory, shared by the jobs that use them
 // (shared_ptr reference counts). Residency tiers, fastest first:
 //   gpu     a device holds a copy (the engine's workers own those; reported by the engine)
@@ -115,6 +119,11 @@ class Repository {
   // and proofs, so the keys are not held twice in host memory. Set once, before the first load.
   void set_verifying_only(bool on);
 
+  // Where Filecoin's built-in circuits find their parameter files (the operator's parameter cache). Set once,
+  // before the first load; empty: built-in ids are unknown.
+  void set_parameter_cache(std::filesystem::path dir);
+  const std::filesystem::path& parameter_cache() const { return parameter_cache_; }
+
   const std::filesystem::path& root() const { return root_; }
 
   // The loaded circuit, loading it first if needed. Throws RepositoryError.
@@ -165,6 +174,7 @@ class Repository {
   std::size_t pinned_bytes_locked() const;
 
   std::filesystem::path root_;
+  std::filesystem::path parameter_cache_;
   std::size_t budget_;
   Pinner pinner_;
   bool verifying_only_ = false;

@@ -38,11 +38,33 @@ grpc::Status check_witness_path(const std::string& path, const WitnessPathPolicy
 
 grpc::Status to_engine(const v1::SubmitProofRequest& r, const WitnessPathPolicy& policy,
                        engine::SubmitRequest& out) {
+  if (r.proof_kind() == v1::POREP_SEAL_COMMIT && r.vanilla_proof().empty() && r.circuit_id().empty())
+    return {
+        grpc::StatusCode::INVALID_ARGUMENT,
+        "a POREP_SEAL_COMMIT request needs vanilla_proof (the C1 output), or a circuit_id with witnesses"};
+  if (!r.vanilla_proof().empty()) {
+    // Curio's PoRep C2: the C1 output names its circuit (registered_proof inside it, as the original daemon
+    // reads it); circuit_id, when set, picks another repository circuit for it (a key kept elsewhere).
+    if (r.proof_kind() != v1::POREP_SEAL_COMMIT)
+      return {grpc::StatusCode::UNIMPLEMENTED,
+              std::string(v1::ProofKind_Name(r.proof_kind())) +
+                  " from vanilla proofs is not served yet; vanilla_proof is PoRep C2's (POREP_SEAL_COMMIT)"};
+    if (!r.witness().empty() || r.partition_witnesses_size() > 0 || r.witness_paths_size() > 0)
+      return {grpc::StatusCode::INVALID_ARGUMENT,
+              "a POREP_SEAL_COMMIT request brings vanilla_proof, not witnesses"};
+    out.request_id = r.request_id();
+    out.circuit_id = r.circuit_id();
+    out.priority = wire_priority(r);
+    out.porep_c1.assign(r.vanilla_proof().begin(), r.vanilla_proof().end());
+    out.sector_size = r.sector_size();
+    return grpc::Status::OK;
+  }
   if (r.circuit_id().empty()) {
     if (r.proof_kind() != v1::PROOF_KIND_UNSPECIFIED)
-      return {grpc::StatusCode::FAILED_PRECONDITION,
-              "Filecoin proof kinds from vanilla proofs need bellperson .params circuits, which this daemon "
-              "does not serve yet; submit a circuit_id with snarkjs witnesses"};
+      return {grpc::StatusCode::UNIMPLEMENTED,
+              std::string(v1::ProofKind_Name(r.proof_kind())) +
+                  " from vanilla proofs is not served yet (PoRep C2, POREP_SEAL_COMMIT, is); submit a "
+                  "circuit_id with witnesses"};
     return {grpc::StatusCode::INVALID_ARGUMENT, "circuit_id is required"};
   }
   if ((!r.witness().empty()) + (r.partition_witnesses_size() > 0) + (r.witness_paths_size() > 0) > 1)
@@ -81,9 +103,10 @@ void fill(const engine::JobResult& r, v1::AwaitProofResponse& out) {
   out.set_error_message(r.error);
   out.set_queue_wait_ms(static_cast<std::uint64_t>(r.queue_wait_ms));
   out.set_total_ms(static_cast<std::uint64_t>(r.total_ms));
-  double gpu = 0;
+  double gpu = 0, synthesis = 0;
   for (const auto& p : r.partitions) {
     gpu += p.prove_ms;
+    synthesis += p.synthesis_ms;
     if (r.status == JobStatus::kCompleted) {
       if (p.proof_bytes.empty())
         out.add_proof_json(p.proof_json);
@@ -93,6 +116,7 @@ void fill(const engine::JobResult& r, v1::AwaitProofResponse& out) {
     }
   }
   out.set_gpu_compute_ms(static_cast<std::uint64_t>(gpu));
+  out.set_synthesis_ms(static_cast<std::uint64_t>(synthesis));
 }
 
 grpc::Status await_job(engine::Engine& e, const std::string& id, std::uint64_t timeout_ms,
@@ -220,6 +244,7 @@ grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatus
       ps->set_index(index++);
       ps->set_state(wire_state(p.state));
       ps->set_gpu_ms(static_cast<std::uint64_t>(p.prove_ms));
+      ps->set_synthesis_ms(static_cast<std::uint64_t>(p.synthesis_ms));
       ps->set_worker(p.worker);
       ps->set_start_ms(p.start_ms);
       ps->set_end_ms(p.end_ms);

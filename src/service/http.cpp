@@ -71,6 +71,7 @@ std::string status_json(const engine::EngineStatus& s) {
       parts.push_back({{"state", engine::to_string(p.state)},
                        {"worker", p.worker},
                        {"queue_ms", p.queue_ms},
+                       {"synthesis_ms", p.synthesis_ms},
                        {"prove_ms", p.prove_ms},
                        {"verify_ms", p.verify_ms},
                        {"error", p.error}});

@@ -1,0 +1,109 @@
+// cuzk-bench gen porep-c1 --sector-size S --out DIR [--seed X] [--no-key]
+//
+// TEST-ONLY inputs for PoRep C2 as Curio sends them, without a sector:
+//   DIR/c1.json           Curio's envelope {"SectorNum", "Phase1Out": base64, "SectorSize"} around
+//   DIR/phase1-out.json   the SealCommitPhase1Output JSON, byte for byte as filecoin-proofs-api writes it,
+//                         from consistent generated vanilla data of one sector (filecoin/porep_test_data.hpp;
+//                         StackedDrg<size>V1_1, interactive challenges of the seed);
+//   DIR/<v28-…>.params    a TEST-ONLY Groth16 key of the PoRep circuit (the recorded circuit through the
+//   DIR/<v28-…>.vk        test-only bellperson setup, random toxic waste; fixed-base products on the GPU when
+//                         there is one), under the standard file name, so DIR serves as a parameter cache
+//                         (`cuzk-daemon --parameter-cache DIR`, `cuzk prove-porep --params
+//                         DIR/<v28-…>.params`).
+// Such a key must never prove anything of value: its toxic waste is in nobody's hands but could have been.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "filecoin/c1_output.hpp"
+#include "filecoin/c1_test_data.hpp"
+#include "filecoin/porep_synthesis.hpp"
+#include "filecoin/registered_proof.hpp"
+#include "groth16/bellperson.hpp"
+#include "io/bellperson.hpp"
+
+#ifdef CUZK_HAVE_CUDA
+#include "cuda/device.hpp"
+#include "ec/fixed_base_gpu.hpp"
+#endif
+
+namespace cuzk::bench {
+
+namespace {
+
+namespace bp = groth16::bellperson;
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out) throw std::runtime_error("writing " + path.string() + " failed");
+}
+
+groth16::FixedBaseMul<bp::Curve> fixed_base_mul() {
+#ifdef CUZK_HAVE_CUDA
+  if (cuda::device_count() > 0)
+    return {[](const auto& t, const auto& k) { return ec::gpu::fixed_base_mul_all(t, k); },
+            [](const auto& t, const auto& k) { return ec::gpu::fixed_base_mul_all(t, k); }};
+#endif
+  return {};  // the CPU's
+}
+
+}  // namespace
+
+int run_gen_porep_c1(int argc, char** argv) {
+  CLI::App app{"cuzk-bench gen porep-c1: TEST-ONLY C1 output and PoRep key for a sector size"};
+  std::string size, out;
+  std::uint64_t seed = 1, sector_number = 1;
+  bool no_key = false;
+  app.add_option("--sector-size", size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->required();
+  app.add_option("--out", out, "output directory")->required();
+  app.add_option("--seed", seed, "the generated sector follows from it");
+  app.add_option("--sector-number", sector_number, "the envelope's SectorNum");
+  app.add_flag("--no-key", no_key, "write the C1 files only (a key for this size is there already)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  const filecoin::PorepParams& params = filecoin::porep_params_for(size);
+  const std::filesystem::path dir(out);
+  std::filesystem::create_directories(dir);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const filecoin::C1Output c1 = filecoin::make_test_c1_output(params, seed);
+  const std::string json = filecoin::write_seal_commit_phase1_output(c1);
+  write_text(dir / "phase1-out.json", json);
+  write_text(dir / "c1.json", filecoin::write_curio_c1_envelope(sector_number, params.sector_bytes, json));
+  const filecoin::RegisteredSealProof& proof = *c1.registered_proof;
+  std::cout << proof.name << ": C1 output of " << c1.partitions.size() << " partitions × "
+            << params.challenges_per_partition << " challenges (" << json.size() << " bytes of JSON) in "
+            << seconds_since(t0) << " s → " << (dir / "c1.json").string() << "\n";
+  if (no_key) return 0;
+
+  const auto r0 = std::chrono::steady_clock::now();
+  auto system = filecoin::porep_record(params).system;
+  std::cout << "circuit recorded: " << system.a.rows() << " rows, " << system.n_vars << " variables in "
+            << seconds_since(r0) << " s\n";
+  const auto s0 = std::chrono::steady_clock::now();
+  const io::bellperson::Params key =
+      bp::setup(system, groth16::random_toxic_waste<bp::Curve>(), fixed_base_mul());
+  system = {};
+  std::cout << "TEST-ONLY key: h " << key.h.size() << ", l " << key.l.size() << ", a " << key.a.size()
+            << ", b " << key.b_g1.size() << " points in " << seconds_since(s0) << " s\n";
+  const auto w0 = std::chrono::steady_clock::now();
+  const std::string stem = proof.parameter_file_stem();
+  io::bellperson::write_params((dir / (stem + ".params")).string(), key);
+  io::bellperson::write_vk((dir / (stem + ".vk")).string(), key.vk);
+  std::cout << "written in " << seconds_since(w0) << " s → " << (dir / (stem + ".params")).string()
+            << " (TEST-ONLY parameters)\n";
+  return 0;
+}
+
+}  // namespace cuzk::bench
