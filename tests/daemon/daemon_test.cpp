@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "cuzk/v1/proving.grpc.pb.h"
+#include "daemon/daemon_process.hpp"
 #include "groth16/verifier.hpp"
 #include "io/json.hpp"
 #include "io/zkey.hpp"
@@ -25,52 +26,7 @@ namespace cuzk {
 namespace {
 
 namespace v1 = cuzk::v1;
-
-class Daemon {
- public:
-  explicit Daemon(const std::filesystem::path& repo, const std::string& more_config = "") {
-    socket_ = repo / "daemon.sock";
-    http_port_ = 20000 + ::getpid() % 20000;
-    const auto config = repo / "daemon.toml";  // a small message limit, so the oversized request is cheap
-    std::ofstream(config) << "[daemon]\nmax_message_bytes = \"8MiB\"\n" << more_config;
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      const std::string listen = "unix://" + socket_.string(),
-                        http = "127.0.0.1:" + std::to_string(http_port_);
-      ::execl(CUZK_DAEMON_BIN, "cuzk-daemon", "--config", config.c_str(), "--listen", listen.c_str(),
-              "--repository", repo.c_str(), "--backend", "cpu", "--cpu-workers", "2", "--http", http.c_str(),
-              static_cast<char*>(nullptr));
-      ::_exit(127);
-    }
-    channel_ = grpc::CreateChannel("unix://" + socket_.string(), grpc::InsecureChannelCredentials());
-    stub_ = v1::ProvingEngine::NewStub(channel_);
-    EXPECT_TRUE(channel_->WaitForConnected(std::chrono::system_clock::now() + std::chrono::seconds(30)));
-  }
-  ~Daemon() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-  }
-  // SIGTERM, then the exit status.
-  int terminate() {
-    ::kill(pid_, SIGTERM);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-    pid_ = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  }
-  v1::ProvingEngine::Stub& stub() { return *stub_; }
-  const std::filesystem::path& socket() const { return socket_; }
-  int http_port() const { return http_port_; }
-
- private:
-  pid_t pid_ = -1;
-  std::filesystem::path socket_;
-  int http_port_ = 0;
-  std::shared_ptr<grpc::Channel> channel_;
-  std::unique_ptr<v1::ProvingEngine::Stub> stub_;
-};
+using test::Daemon;
 
 v1::SubmitProofRequest request(const std::string& id, const std::string& circuit,
                                const std::vector<std::uint8_t>& w,

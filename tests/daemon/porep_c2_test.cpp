@@ -1,0 +1,160 @@
+// PoRep C2 as Curio asks for it, through a real cuzk-daemon on a unix socket: generated 2 KiB C1 outputs
+// (Curio's envelope and the bare JSON) go in as POREP_SEAL_COMMIT vanilla proofs, with a TEST-ONLY key under
+// its standard name in a parameter cache, and every returned proof verifies against the public inputs the
+// C1 output's challenges give. Malformed requests are refused with a clear error while the good jobs keep
+// proving; a tampered label or path fails its job before any proof is made.
+#include "filecoin/porep_c2.hpp"
+
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "cuzk/v1/proving.grpc.pb.h"
+#include "daemon/daemon_process.hpp"
+#include "filecoin/c1_output.hpp"
+#include "filecoin/c1_test_data.hpp"
+#include "filecoin/circuit_catalog.hpp"
+#include "filecoin/porep_synthesis.hpp"
+#include "groth16/bellperson.hpp"
+#include "io/bellperson.hpp"
+#include "unit/engine_test_util.hpp"
+#include "unit/sanitizer_skip.hpp"
+
+namespace cuzk {
+namespace {
+
+namespace v1 = cuzk::v1;
+namespace bp = groth16::bellperson;
+using test::Daemon;
+
+std::vector<std::uint8_t> bytes_of(const std::string& s) {
+  return {s.begin(), s.end()};
+}
+
+// The 2 KiB C1 output of seed 5 and a TEST-ONLY key for the 2 KiB PoRep circuit in `cache` (made once per
+// process: the setup is ~80 s on two cores).
+const filecoin::C1Output& good_c1() {
+  static const filecoin::C1Output c1 = filecoin::make_test_c1_output(filecoin::porep_params_for("2KiB"), 5);
+  return c1;
+}
+const std::filesystem::path& parameter_cache() {
+  static const std::filesystem::path dir = [] {
+    const auto d = std::filesystem::temp_directory_path() / ("cuzk-params-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(d);
+    const auto& params = filecoin::porep_params_for("2KiB");
+    const auto key =
+        bp::setup(filecoin::porep_record(params).system, groth16::random_toxic_waste<bp::Curve>());
+    io::bellperson::write_params((d / filecoin::porep_circuit(params).parameter_file).string(), key);
+    return d;
+  }();
+  return dir;
+}
+
+v1::SubmitProofRequest porep_request(const std::string& id, const std::string& vanilla,
+                                     std::uint64_t sector_size = 0) {
+  v1::SubmitProofRequest r;
+  r.set_request_id(id);
+  r.set_proof_kind(v1::POREP_SEAL_COMMIT);
+  r.set_vanilla_proof(vanilla);
+  r.set_sector_size(sector_size);
+  r.set_registered_proof(6);  // as Curio sets it; the daemon reads the C1 output's own
+  return r;
+}
+
+grpc::Status submit(Daemon& d, const v1::SubmitProofRequest& r, std::string* job_id = nullptr) {
+  v1::SubmitProofResponse out;
+  grpc::ClientContext ctx;
+  const grpc::Status s = d.stub().SubmitProof(&ctx, r, &out);
+  if (job_id) *job_id = out.job_id();
+  return s;
+}
+
+v1::AwaitProofResponse await(Daemon& d, const std::string& job_id) {
+  v1::AwaitProofRequest a;
+  a.set_job_id(job_id);
+  v1::AwaitProofResponse r;
+  grpc::ClientContext ctx;
+  EXPECT_TRUE(d.stub().AwaitProof(&ctx, a, &r).ok());
+  return r;
+}
+
+void expect_verifies(const v1::AwaitProofResponse& r, const std::string& c1_text) {
+  ASSERT_EQ(r.status(), v1::AwaitProofResponse::COMPLETED) << r.error_message();
+  ASSERT_EQ(r.proof().size(), 192u);
+  EXPECT_GT(r.synthesis_ms(), 0u);
+  const auto in = filecoin::read_porep_c1(bytes_of(c1_text), "c1");
+  const auto vk = io::bellperson::read_vk(
+      (parameter_cache() / filecoin::porep_circuit(in.params()).parameter_file).string());
+  const auto proof =
+      bp::decode_proof(std::span(reinterpret_cast<const std::uint8_t*>(r.proof().data()), 192), "proof", 0);
+  EXPECT_TRUE(bp::verify(vk, in.public_inputs[0], proof).valid);
+}
+
+TEST(DaemonPorepC2, CurioRequestsProveAndBadOnesAreRefusedWhileTheyDo) {
+  CUZK_SKIP_UNDER_SANITIZER("a 2^22 test-only setup and CPU proofs; the Release run covers them");
+  const std::string json = filecoin::write_seal_commit_phase1_output(good_c1());
+  const std::string envelope = filecoin::write_curio_c1_envelope(7, 2048, json);
+  test::TempRepository repo;
+  Daemon d(repo.root(), "[filecoin]\nparameter_cache = \"" + parameter_cache().string() + "\"\n");
+
+  // Two good jobs first, as Curio sends them (the envelope) and as the bare C1 JSON.
+  std::string good_envelope, good_bare;
+  ASSERT_TRUE(submit(d, porep_request("porep-1000-7", envelope, 2048), &good_envelope).ok());
+  ASSERT_TRUE(submit(d, porep_request("porep-1000-8", json), &good_bare).ok());
+
+  // While they prove: requests refused at submit with the reason, and no job made.
+  auto refused = [&](const v1::SubmitProofRequest& r, const std::string& why) {
+    const grpc::Status s = submit(d, r);
+    EXPECT_EQ(s.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << why << ": " << s.error_message();
+    return s.error_message();
+  };
+  EXPECT_NE(refused(porep_request("truncated", envelope.substr(0, envelope.size() / 2)), "truncated")
+                .find("C1 output"),
+            std::string::npos);
+  EXPECT_NE(refused(porep_request("size", envelope, 8 << 20), "another sector size").find("sector"),
+            std::string::npos);
+  std::string unknown = json;
+  unknown.replace(unknown.find("StackedDrg2KiBV1_1"), 18, "StackedDrg2KiBV9_9");
+  EXPECT_NE(
+      refused(porep_request("unknown", unknown), "an unknown registered proof").find("registered_proof"),
+      std::string::npos);
+  const auto c1_8mib = filecoin::make_test_c1_output(filecoin::porep_params_for("8MiB"), 3);
+  EXPECT_NE(refused(porep_request("no-params", filecoin::write_seal_commit_phase1_output(c1_8mib)),
+                    "a missing parameter file")
+                .find(filecoin::porep_circuit(filecoin::porep_params_for("8MiB")).parameter_file),
+            std::string::npos);
+  v1::SubmitProofRequest no_vanilla = porep_request("empty", "");
+  EXPECT_EQ(submit(d, no_vanilla).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  v1::SubmitProofRequest post = porep_request("wpost", json);
+  post.set_proof_kind(v1::WINDOW_POST_PARTITION);
+  EXPECT_EQ(submit(d, post).error_code(), grpc::StatusCode::UNIMPLEMENTED);
+
+  // Tampered data the reader cannot tell (it hashes nothing): the circuit can, before any proving.
+  filecoin::C1Output label = good_c1();
+  label.partitions[0].challenges[1].drg_parents[2].rows[0] += filecoin::Fr::one();  // the writer keeps the
+  std::string tampered_label;                                                       // labeling proofs in step
+  ASSERT_TRUE(
+      submit(d, porep_request("label", filecoin::write_seal_commit_phase1_output(label)), &tampered_label)
+          .ok());
+  filecoin::C1Output path = good_c1();
+  path.partitions[0].challenges[0].comm_r_last_path.levels[0].siblings[3] += filecoin::Fr::one();
+  std::string tampered_path;
+  ASSERT_TRUE(
+      submit(d, porep_request("path", filecoin::write_seal_commit_phase1_output(path)), &tampered_path).ok());
+  for (const std::string& id : {tampered_label, tampered_path}) {
+    const auto r = await(d, id);
+    EXPECT_EQ(r.status(), v1::AwaitProofResponse::FAILED) << id;
+    EXPECT_TRUE(r.proof().empty()) << id;
+    EXPECT_NE(r.error_message().find("does not hold"), std::string::npos) << r.error_message();
+  }
+
+  expect_verifies(await(d, good_envelope), envelope);
+  expect_verifies(await(d, good_bare), json);
+}
+
+}  // namespace
+}  // namespace cuzk
