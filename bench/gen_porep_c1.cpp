@@ -11,6 +11,8 @@
 //                         (`cuzk-daemon --parameter-cache DIR`, `cuzk prove-porep --params
 //                         DIR/<v28-…>.params`).
 // Such a key must never prove anything of value: its toxic waste is in nobody's hands but could have been.
+#include "gen_porep_c1.hpp"
+
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <filesystem>
@@ -57,25 +59,9 @@ groth16::FixedBaseMul<bp::Curve> fixed_base_mul() {
 
 }  // namespace
 
-int run_gen_porep_c1(int argc, char** argv) {
-  CLI::App app{"cuzk-bench gen porep-c1: TEST-ONLY C1 output and PoRep key for a sector size"};
-  std::string size, out;
-  std::uint64_t seed = 1, sector_number = 1;
-  bool no_key = false;
-  app.add_option("--sector-size", size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->required();
-  app.add_option("--out", out, "output directory")->required();
-  app.add_option("--seed", seed, "the generated sector follows from it");
-  app.add_option("--sector-number", sector_number, "the envelope's SectorNum");
-  app.add_flag("--no-key", no_key, "write the C1 files only (a key for this size is there already)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
-  const filecoin::PorepParams& params = filecoin::porep_params_for(size);
-  const std::filesystem::path dir(out);
+void write_test_porep_c1(const filecoin::PorepParams& params, const std::filesystem::path& dir,
+                         std::uint64_t seed, std::uint64_t sector_number, bool with_key) {
   std::filesystem::create_directories(dir);
-
   const auto t0 = std::chrono::steady_clock::now();
   const filecoin::C1Output c1 = filecoin::make_test_c1_output(params, seed);
   const std::string json = filecoin::write_seal_commit_phase1_output(c1);
@@ -85,7 +71,7 @@ int run_gen_porep_c1(int argc, char** argv) {
   std::cout << proof.name << ": C1 output of " << c1.partitions.size() << " partitions × "
             << params.challenges_per_partition << " challenges (" << json.size() << " bytes of JSON) in "
             << seconds_since(t0) << " s → " << (dir / "c1.json").string() << "\n";
-  if (no_key) return 0;
+  if (!with_key) return;
 
   const auto r0 = std::chrono::steady_clock::now();
   auto system = filecoin::porep_record(params).system;
@@ -102,7 +88,25 @@ int run_gen_porep_c1(int argc, char** argv) {
   io::bellperson::write_params((dir / (stem + ".params")).string(), key);
   io::bellperson::write_vk((dir / (stem + ".vk")).string(), key.vk);
   std::cout << "written in " << seconds_since(w0) << " s → " << (dir / (stem + ".params")).string()
-            << " (TEST-ONLY parameters)\n";
+            << " (TEST-ONLY parameters)" << std::endl;
+}
+
+int run_gen_porep_c1(int argc, char** argv) {
+  CLI::App app{"cuzk-bench gen porep-c1: TEST-ONLY C1 output and PoRep key for a sector size"};
+  std::string size, out;
+  std::uint64_t seed = 1, sector_number = 1;
+  bool no_key = false;
+  app.add_option("--sector-size", size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->required();
+  app.add_option("--out", out, "output directory")->required();
+  app.add_option("--seed", seed, "the generated sector follows from it");
+  app.add_option("--sector-number", sector_number, "the envelope's SectorNum");
+  app.add_flag("--no-key", no_key, "write the C1 files only (a key for this size is there already)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  write_test_porep_c1(filecoin::porep_params_for(size), out, seed, sector_number, !no_key);
   return 0;
 }
 

@@ -82,9 +82,12 @@ int run_client(int argc, char** argv) {
   for (auto* sc : {preload, evict}) sc->add_option("--circuit", circuit)->required();
   PorepArgs porep;
   add_porep_command(app, porep);
+  PorepC2Args porep_c2;
+  add_porep_c2_command(app, porep_c2);
   CLI11_PARSE(app, argc, argv);
 
   if (static_cast<CLI::App*>(porep.command)->parsed()) return run_porep(porep, addr);
+  if (static_cast<CLI::App*>(porep_c2.command)->parsed()) return run_porep_c2(porep_c2, addr);
   auto stub = connect(addr);
   if (single->parsed() || batch->parsed() || stress->parsed()) {
     std::vector<JobSpec> specs;

@@ -125,6 +125,8 @@ unsigned prepare_bellperson(const std::filesystem::path& dir, unsigned k, unsign
   });
 }
 
+}  // namespace
+
 void print_partitions(v1::ProvingEngine::Stub& stub, const std::set<std::string>& ids) {
   v1::GetStatusResponse s;
   grpc::ClientContext ctx;
@@ -141,7 +143,30 @@ void print_partitions(v1::ProvingEngine::Stub& stub, const std::set<std::string>
   }
 }
 
-}  // namespace
+pid_t start_daemon(const DaemonLaunch& d) {
+  std::filesystem::remove(d.socket);
+  const std::string addr = "unix://" + d.socket, workers = std::to_string(d.workers_per_device);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    std::vector<const char*> argv = {
+        "cuzk-daemon",        "--listen",  addr.c_str(),      "--repository",
+        d.repository.c_str(), "--backend", d.backend.c_str(), "--gpu-workers-per-device",
+        workers.c_str()};
+    if (!d.vram_limit.empty()) argv.insert(argv.end(), {"--vram-limit", d.vram_limit.c_str()});
+    if (!d.config.empty()) argv.insert(argv.end(), {"--config", d.config.c_str()});
+    if (!d.parameter_cache.empty()) argv.insert(argv.end(), {"--parameter-cache", d.parameter_cache.c_str()});
+    argv.push_back(nullptr);
+    ::execv(d.exe.c_str(), const_cast<char* const*>(argv.data()));
+    ::_exit(127);
+  }
+  return pid;
+}
+
+void stop_daemon(pid_t pid) {
+  if (pid <= 0) return;
+  ::kill(pid, SIGTERM);
+  ::waitpid(pid, nullptr, 0);
+}
 
 void add_porep_command(CLI::App& app, PorepArgs& a) {
   auto* sc = app.add_subcommand("porep", "PoRep-shaped proofs through the daemon (issue 6)");
@@ -198,27 +223,9 @@ int run_porep(const PorepArgs& a, std::string addr) {
   pid_t daemon = -1;
   if (!a.daemon.empty()) {
     const auto sock = std::filesystem::path(a.repository) / "porep-bench.sock";
-    std::filesystem::remove(sock);
     addr = "unix://" + sock.string();
-    const std::string workers = std::to_string(a.workers_per_device);
-    daemon = ::fork();
-    if (daemon == 0) {
-      std::vector<const char*> argv = {
-          "cuzk-daemon",        "--listen",  addr.c_str(),      "--repository",
-          a.repository.c_str(), "--backend", a.backend.c_str(), "--gpu-workers-per-device",
-          workers.c_str()};
-      if (!a.vram_limit.empty()) {
-        argv.push_back("--vram-limit");
-        argv.push_back(a.vram_limit.c_str());
-      }
-      if (!a.daemon_config.empty()) {
-        argv.push_back("--config");
-        argv.push_back(a.daemon_config.c_str());
-      }
-      argv.push_back(nullptr);
-      ::execv(a.daemon.c_str(), const_cast<char* const*>(argv.data()));
-      ::_exit(127);
-    }
+    daemon = start_daemon({a.daemon, sock.string(), a.repository, a.backend, a.vram_limit, a.daemon_config,
+                           "", a.workers_per_device});
   }
   auto stub = connect(addr);
   {
@@ -241,10 +248,7 @@ int run_porep(const PorepArgs& a, std::string addr) {
   print_partitions(*stub, runner.job_ids());
   const int rc = runner.summary();
   if (!a.timeline.empty()) timeline(*stub, runner.job_ids(), a.timeline);
-  if (daemon > 0) {
-    ::kill(daemon, SIGTERM);
-    ::waitpid(daemon, nullptr, 0);
-  }
+  stop_daemon(daemon);
   return rc;
 }
 

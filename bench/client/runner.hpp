@@ -36,12 +36,16 @@ struct JobSpec {
   std::vector<std::string> witnesses;  // file bytes; several: one per partition
   v1::Priority priority = v1::PRIORITY_UNSPECIFIED;
   std::vector<std::string> witness_paths;  // instead of bytes: files the daemon reads itself (same host)
+  // A Filecoin job instead: the vanilla proof (PoRep: a C1 output) and its kind.
+  std::string vanilla_proof = {};
+  v1::ProofKind proof_kind = v1::PROOF_KIND_UNSPECIFIED;
 };
 
 struct Outcome {
   bool ok = false;
   std::string job_id, error;
-  double latency_ms = 0, queue_ms = 0, compute_ms = 0, total_ms = 0;
+  double latency_ms = 0, queue_ms = 0, compute_ms = 0, total_ms = 0, synthesis_ms = 0;
+  std::string proof;  // bellperson circuits: the partitions' 192-byte proofs
   double done_s = 0;  // when it finished, seconds after the run started
 };
 
@@ -137,6 +141,8 @@ class Runner {
     return ok == outcomes_.size() ? 0 : 1;
   }
 
+  const std::vector<Outcome>& outcomes() const { return outcomes_; }
+
   std::set<std::string> job_ids() const {
     std::set<std::string> ids;
     for (const auto& o : outcomes_) ids.insert(o.job_id);
@@ -155,6 +161,8 @@ class Runner {
       for (const auto& w : spec.witnesses) s->add_partition_witnesses(w);
     for (const auto& p : spec.witness_paths) s->add_witness_paths(p);
     s->set_priority(spec.priority);
+    s->set_proof_kind(spec.proof_kind);
+    if (!spec.vanilla_proof.empty()) s->set_vanilla_proof(spec.vanilla_proof);
     v1::ProveResponse resp;
     grpc::ClientContext ctx;
     const auto t0 = Clock::now();
@@ -171,7 +179,8 @@ class Runner {
     o.ok = r.status() == v1::AwaitProofResponse::COMPLETED;
     o.error = r.error_message();
     o.queue_ms = double(r.queue_wait_ms()), o.compute_ms = double(r.gpu_compute_ms()),
-    o.total_ms = double(r.total_ms());
+    o.total_ms = double(r.total_ms()), o.synthesis_ms = double(r.synthesis_ms());
+    o.proof = r.proof();
     if (o.ok && !out_dir_.empty()) {
       for (int k = 0; k < r.proof_json_size(); ++k) {
         const std::string stem = out_dir_ + "/" + std::to_string(index) +
@@ -221,5 +230,27 @@ struct PorepArgs {
 
 void add_porep_command(CLI::App& app, PorepArgs& args);
 int run_porep(const PorepArgs& args, std::string addr);
+
+// A cuzk-daemon started for a run (--daemon): listening on `socket`, its other options as given. Returns its
+// pid; the caller stops it with stop_daemon.
+struct DaemonLaunch {
+  std::string exe, socket, repository, backend = "auto", vram_limit, config, parameter_cache;
+  unsigned workers_per_device = 2;
+};
+pid_t start_daemon(const DaemonLaunch& d);
+void stop_daemon(pid_t pid);
+void print_partitions(v1::ProvingEngine::Stub& stub, const std::set<std::string>& ids);
+
+// `cuzk-bench porep-c2` (porep_c2.cpp): PoRep C2 from C1 outputs through the daemon, as Curio sends them.
+struct PorepC2Args {
+  std::string dir, sector_size = "2KiB", daemon, backend = "auto", vram_limit, daemon_config, timeline;
+  unsigned concurrency = 1, workers_per_device = 2;
+  std::size_t proofs = 1;
+  std::uint64_t seed = 1;
+  bool verify = true;
+  void* command = nullptr;
+};
+void add_porep_c2_command(CLI::App& app, PorepC2Args& args);
+int run_porep_c2(const PorepC2Args& args, std::string addr);
 
 }  // namespace cuzk::bench
