@@ -796,7 +796,7 @@ void round_trip_production(const char* size, std::uint64_t seed, std::string* te
 }
 
 TEST(C1Production, RoundTrip32GiB) {
-  CUZK_SKIP_UNDER_SANITIZER("a 32 GiB sector: 10 x 18 challenges, ~37 MB of JSON");
+  CUZK_SKIP_UNDER_SANITIZER("a 32 GiB sector: 10 x 18 challenges, 38.7 MB of JSON");
   std::string text;
   round_trip_production("32GiB", 8, &text);
   ASSERT_FALSE(text.empty());
