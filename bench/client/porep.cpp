@@ -143,6 +143,16 @@ void print_partitions(v1::ProvingEngine::Stub& stub, const std::set<std::string>
   }
 }
 
+std::string preload_key(v1::ProvingEngine::Stub& stub, const std::string& circuit_id) {
+  v1::PreloadSrsRequest q;
+  q.set_circuit_id(circuit_id);
+  v1::PreloadSrsResponse r;
+  grpc::ClientContext ctx;
+  const auto st = stub.PreloadSRS(&ctx, q, &r);
+  if (!st.ok()) throw std::runtime_error("preload " + circuit_id + ": " + st.error_message());
+  return r.already_loaded() ? "already loaded" : "loaded in " + std::to_string(r.load_time_ms()) + " ms";
+}
+
 pid_t start_daemon(const DaemonLaunch& d) {
   std::filesystem::remove(d.socket);
   const std::string addr = "unix://" + d.socket, workers = std::to_string(d.workers_per_device);
@@ -228,18 +238,7 @@ int run_porep(const PorepArgs& a, std::string addr) {
                            "", a.workers_per_device});
   }
   auto stub = connect(addr);
-  {
-    v1::PreloadSrsRequest q;
-    q.set_circuit_id(id);
-    v1::PreloadSrsResponse r;
-    grpc::ClientContext ctx;
-    const auto st = stub->PreloadSRS(&ctx, q, &r);
-    if (!st.ok()) throw std::runtime_error("preload: " + st.error_message());
-    std::cerr << "porep: key "
-              << (r.already_loaded() ? "already loaded"
-                                     : "loaded in " + std::to_string(r.load_time_ms()) + " ms")
-              << "\n";
-  }
+  std::cerr << "porep: key " << preload_key(*stub, id) << "\n";
   JobSpec spec{id, {}, v1::NORMAL};
   for (unsigned i = 0; i < a.partitions; ++i)
     spec.witness_paths.push_back(std::filesystem::absolute(layout.witness(dir, i % distinct)).string());

@@ -59,17 +59,8 @@ int run_porep_c2(const PorepC2Args& a, std::string addr) {
                            dir.string(), a.workers_per_device});
   }
   auto stub = connect(addr);
-  {
-    v1::PreloadSrsRequest q;
-    q.set_circuit_id(circuit);
-    v1::PreloadSrsResponse r;
-    grpc::ClientContext ctx;
-    const auto st = stub->PreloadSRS(&ctx, q, &r);
-    if (!st.ok()) throw std::runtime_error("preload " + circuit + ": " + st.error_message());
-    std::fprintf(stderr, "porep-c2: %s (%s) key %s\n", circuit.c_str(), std::string(in.proof->name).c_str(),
-                 r.already_loaded() ? "already loaded"
-                                    : ("loaded in " + std::to_string(r.load_time_ms()) + " ms").c_str());
-  }
+  std::fprintf(stderr, "porep-c2: %s (%s) key %s\n", circuit.c_str(), std::string(in.proof->name).c_str(),
+               preload_key(*stub, circuit).c_str());
   JobSpec spec{"", {}, v1::NORMAL, {}, c1, v1::POREP_SEAL_COMMIT};
   Runner runner(*stub, "");
   runner.run({spec}, a.proofs, 0, a.concurrency);

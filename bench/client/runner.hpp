@@ -240,6 +240,8 @@ struct DaemonLaunch {
 pid_t start_daemon(const DaemonLaunch& d);
 void stop_daemon(pid_t pid);
 void print_partitions(v1::ProvingEngine::Stub& stub, const std::set<std::string>& ids);
+// PreloadSRS for `circuit_id` (throws with the daemon's message); "already loaded" or "loaded in N ms".
+std::string preload_key(v1::ProvingEngine::Stub& stub, const std::string& circuit_id);
 
 // `cuzk-bench porep-c2` (porep_c2.cpp): PoRep C2 from C1 outputs through the daemon, as Curio sends them.
 struct PorepC2Args {
