@@ -157,7 +157,7 @@ class LinearCombination {
  private:
   // sum += value·coeff, without the product for the coefficients most terms have (±1: a bit, a difference),
   // nor for the values most other terms have: SHA-256's packed sums (MultiEq, addmany) scale hundreds of
-  // bits by powers of two, and a bit is 0 or 1 (a third of a 32 GiB partition's evaluation was those products).
+  // bits by powers of two, and a bit is 0 or 1.
   LinearCombination& accumulate(const Fr& value, const Fr& coeff) {
     if (&coeff == &kFrOne)
       sum_ += value;
