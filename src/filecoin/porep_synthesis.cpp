@@ -174,17 +174,6 @@ void porep_evaluate(const PorepParams& params, const PorepPartitionProof& proof,
   }
 }
 
-namespace {
-// a·b = c, without the product where a or b is 0 or 1: most rows of the circuit are booleanity and bit rows
-// (SHA-256), whose a and b are bits.
-bool row_holds(const Fr& a, const Fr& b, const Fr& c) {
-  if (a.is_zero() || b.is_zero()) return c.is_zero();
-  if (a.is_one()) return b == c;
-  if (b.is_one()) return a == c;
-  return a * b == c;
-}
-}  // namespace
-
 std::optional<std::uint64_t> porep_first_unsatisfied_abc(std::span<const Fr> a, std::span<const Fr> b,
                                                          std::span<const Fr> c) {
   if (a.size() != b.size() || a.size() != c.size())
@@ -195,7 +184,7 @@ std::optional<std::uint64_t> porep_first_unsatisfied_abc(std::span<const Fr> a, 
   tbb::parallel_for(std::uint64_t(0), (a.size() + kGrain - 1) / kGrain, [&](std::uint64_t chunk) {
     const std::uint64_t end = std::min<std::uint64_t>(a.size(), (chunk + 1) * kGrain);
     for (std::uint64_t r = chunk * kGrain; r < end; ++r) {
-      if (!row_holds(a[r], b[r], c[r])) {
+      if (gadgets::bit_aware_product(a[r], b[r]) != c[r]) {
         std::uint64_t seen = first.load();
         while (r < seen && !first.compare_exchange_weak(seen, r)) {
         }

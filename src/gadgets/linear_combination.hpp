@@ -14,6 +14,16 @@
 
 namespace cuzk::gadgets {
 
+// x·y without the product where a factor is 0 or 1: most values a circuit's combinations scale are bits
+// (SHA-256's packed sums, MultiEq and addmany, weigh hundreds of bits by powers of two), and so are most
+// rows' a and b (booleanity, bit rows). What an evaluated combination and a row check compute.
+inline Fr bit_aware_product(const Fr& x, const Fr& y) {
+  if (x.is_zero() || y.is_zero()) return Fr::zero();
+  if (x.is_one()) return y;
+  if (y.is_one()) return x;
+  return x * y;
+}
+
 struct Term {
   std::uint32_t index;  // within its kind (input or aux)
   Fr coeff;
@@ -74,11 +84,7 @@ class LinearCombination {
   LinearCombination& sub(Variable v) { return add(v, kFrMinusOne); }
   LinearCombination& sub(Variable v, const Fr& coeff) {
     if (values_) {
-      const Fr& value = (*values_)(v);
-      if (value.is_one())
-        sum_ -= coeff;
-      else if (!value.is_zero())
-        sum_ -= value * coeff;
+      sum_ -= bit_aware_product((*values_)(v), coeff);
       return *this;
     }
     return add(v, ignored_ ? kFrOne : -coeff);
@@ -156,19 +162,14 @@ class LinearCombination {
 
  private:
   // sum += value·coeff, without the product for the coefficients most terms have (±1: a bit, a difference),
-  // nor for the values most other terms have: SHA-256's packed sums (MultiEq, addmany) scale hundreds of
-  // bits by powers of two, and a bit is 0 or 1.
+  // nor for a value of 0 or 1.
   LinearCombination& accumulate(const Fr& value, const Fr& coeff) {
     if (&coeff == &kFrOne)
       sum_ += value;
     else if (&coeff == &kFrMinusOne)
       sum_ -= value;
-    else if (value.is_zero())
-      return *this;
-    else if (value.is_one())
-      sum_ += coeff;
     else
-      sum_ += value * coeff;
+      sum_ += bit_aware_product(value, coeff);
     return *this;
   }
   // Terms are appended as they come and merged when first read: bellpepper inserts each into its sorted place
