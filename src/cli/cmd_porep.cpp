@@ -58,8 +58,7 @@ int run_prove_porep(const ProvePorepArgs& args) {
   for (std::size_t k = 0; k < in.partitions.size(); ++k) {
     const std::string what = "partition " + std::to_string(k);
     const auto ts = std::chrono::steady_clock::now();
-    const bp::Assignment w = filecoin::porep_prover_assignment(in.params(), in.partitions[k]);
-    filecoin::check_porep_rows(w, what);
+    const bp::Assignment w = filecoin::checked_porep_prover_assignment(in.params(), in.partitions[k], what);
     if (!std::equal(in.public_inputs[k].begin(), in.public_inputs[k].end(), w.inputs.begin() + 1))
       throw filecoin::UnsatisfiedCircuit(what + ": the circuit's public inputs are not its challenges'");
     try {

@@ -328,15 +328,14 @@ void Engine::synthesize_porep(Worker&, Job& job, std::uint32_t partition, Partit
   const std::string what = "partition " + std::to_string(partition);
   const auto t0 = Clock::now();
   {
+    // Before any GPU time is spent on it: a vanilla proof that does not satisfy the circuit (a·b ≠ c in some
+    // row, checked as each row is evaluated) cannot give a proof that verifies.
     groth16::StageTimer t(&r.stages, "synthesis");
-    out = filecoin::porep_prover_assignment(in.params(), in.partitions[partition], lend);
+    out = filecoin::checked_porep_prover_assignment(in.params(), in.partitions[partition], what, lend);
   }
   r.synthesis_ms = ms_between(t0, Clock::now());
-  // Before any GPU time is spent on it: a vanilla proof that does not satisfy the circuit (a·b ≠ c in some
-  // row), or whose circuit's public inputs are not the ones the seed's challenges give, cannot give a proof
-  // that verifies.
+  // Nor can one whose circuit's public inputs are not the ones the seed's challenges give.
   groth16::StageTimer t(&r.stages, "synthesis_check");
-  filecoin::check_porep_rows(out, what);
   const auto& expected = in.public_inputs[partition];
   if (out.inputs.size() != expected.size() + 1 ||
       !std::equal(expected.begin(), expected.end(), out.inputs.begin() + 1))

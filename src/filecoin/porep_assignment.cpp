@@ -45,8 +45,11 @@ const PorepDensities& porep_densities(const PorepParams& params) {
   return *cache.emplace(key, std::move(d)).first->second;  // a racing thread's copy is as good
 }
 
-bp::Assignment porep_prover_assignment(const PorepParams& params, const PorepPartitionProof& proof,
-                                       const io::bellperson_assignment::Lend& lend) {
+namespace {
+
+bp::Assignment evaluate(const PorepParams& params, const PorepPartitionProof& proof,
+                        const io::bellperson_assignment::Lend& lend,
+                        std::optional<std::uint64_t>& unsatisfied) {
   using io::bellperson_assignment::Part;
   const PorepLayout& layout = porep_layout(params);
   const std::uint64_t rows = layout.prover_rows();
@@ -59,7 +62,7 @@ bp::Assignment porep_prover_assignment(const PorepParams& params, const PorepPar
   w.c = column_in(abc, 2 * rows, rows);
   w.aux = column_in(aux, 0, layout.aux());
   w.inputs.resize(layout.inputs());
-  porep_evaluate(params, proof, {w.inputs, w.aux, w.a, w.b, w.c});
+  unsatisfied = porep_evaluate(params, proof, {w.inputs, w.aux, w.a, w.b, w.c});
   const PorepDensities& d = porep_densities(params);
   w.a_aux = d.a_aux;
   w.b_inputs = d.b_inputs;
@@ -67,13 +70,32 @@ bp::Assignment porep_prover_assignment(const PorepParams& params, const PorepPar
   return w;
 }
 
+[[noreturn]] void throw_unsatisfied(const std::string& what, std::uint64_t row, std::uint64_t rows) {
+  throw UnsatisfiedCircuit(what + ": row " + std::to_string(row) + " of " + std::to_string(rows) +
+                           " does not hold (a·b ≠ c): the vanilla proof does not satisfy the PoRep circuit "
+                           "(a label, path, leaf or commitment that is not the sector's), so no proof of it "
+                           "can verify");
+}
+
+}  // namespace
+
+bp::Assignment porep_prover_assignment(const PorepParams& params, const PorepPartitionProof& proof,
+                                       const io::bellperson_assignment::Lend& lend) {
+  std::optional<std::uint64_t> unsatisfied;
+  return evaluate(params, proof, lend, unsatisfied);
+}
+
+bp::Assignment checked_porep_prover_assignment(const PorepParams& params, const PorepPartitionProof& proof,
+                                               const std::string& what,
+                                               const io::bellperson_assignment::Lend& lend) {
+  std::optional<std::uint64_t> unsatisfied;
+  bp::Assignment w = evaluate(params, proof, lend, unsatisfied);
+  if (unsatisfied) throw_unsatisfied(what, *unsatisfied, w.a.size());
+  return w;
+}
+
 void check_porep_rows(const bp::Assignment& w, const std::string& what) {
-  if (const auto row = porep_first_unsatisfied_abc(w.a, w.b, w.c))
-    throw UnsatisfiedCircuit(
-        what + ": row " + std::to_string(*row) + " of " + std::to_string(w.a.size()) +
-        " does not hold (a·b ≠ c): the vanilla proof does not satisfy the PoRep circuit "
-        "(a label, path, leaf or commitment that is not the sector's), so no proof of it "
-        "can verify");
+  if (const auto row = porep_first_unsatisfied_abc(w.a, w.b, w.c)) throw_unsatisfied(what, *row, w.a.size());
 }
 
 }  // namespace cuzk::filecoin

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 #include "filecoin/porep_params.hpp"
 #include "filecoin/porep_vanilla.hpp"
@@ -35,7 +36,13 @@ groth16::bellperson::Assignment porep_prover_assignment(const PorepParams& param
                                                         const PorepPartitionProof& proof,
                                                         const io::bellperson_assignment::Lend& lend = {});
 
-// Throws UnsatisfiedCircuit naming `what` (e.g. "partition 3") and the first row with a·b ≠ c.
+// The same, with every row checked as it is evaluated (what a prover runs): throws UnsatisfiedCircuit naming
+// `what` (e.g. "partition 3") and the first row with a·b ≠ c.
+groth16::bellperson::Assignment checked_porep_prover_assignment(
+    const PorepParams& params, const PorepPartitionProof& proof, const std::string& what,
+    const io::bellperson_assignment::Lend& lend = {});
+
+// Throws UnsatisfiedCircuit naming `what` and the first row with a·b ≠ c: a separate pass over a, b, c.
 void check_porep_rows(const groth16::bellperson::Assignment& w, const std::string& what);
 
 }  // namespace cuzk::filecoin

@@ -31,4 +31,15 @@ void check_porep_proof_shape(const PorepParams& params, const PorepPartitionProo
   }
 }
 
+std::vector<PorepSection> porep_sections(const PorepParams& params) {
+  using Kind = PorepSection::Kind;
+  std::vector<PorepSection> sections{{Kind::data}};
+  for (unsigned p = 0; p < kDrgParents + kExpanderParents; ++p) sections.push_back({Kind::column, p});
+  sections.push_back({Kind::challenge});
+  for (unsigned layer = 1; layer <= params.layers; ++layer) sections.push_back({Kind::label, layer});
+  sections.push_back({Kind::encoding});
+  sections.push_back({Kind::column_hash});
+  return sections;
+}
+
 }  // namespace cuzk::filecoin

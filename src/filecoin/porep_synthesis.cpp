@@ -1,6 +1,8 @@
 #include "filecoin/porep_synthesis.hpp"
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
 
 #include <algorithm>
 #include <atomic>
@@ -84,13 +86,52 @@ const PorepLayout& porep_layout(const PorepParams& params) {
   gadgets::StructuralShapeCS top_cs;
   const PorepCommitments top = synthesize_porep_top(top_cs, nullptr);
   gadgets::StructuralShapeCS one(top_cs.next_input(), top_cs.next_aux());
-  synthesize_porep_challenge(one, params, top, nullptr);
-  PorepLayout layout{
-      top_cs.num_inputs(), top_cs.num_aux(),      top_cs.num_constraints(),       one.num_inputs(),
-      one.num_aux(),       one.num_constraints(), params.challenges_per_partition};
+  // synthesize_porep_challenge, a section at a time, noting where each starts and what it adds.
+  PorepLayout layout;
+  PorepChallengeState state;
+  state.labels.resize(params.layers);
+  for (const PorepSection& section : porep_sections(params)) {
+    PorepLayout::Section s{section, one.num_inputs(), 0, one.num_aux(), 0, one.num_constraints(), 0};
+    synthesize_porep_section(one, params, top, nullptr, section, state);
+    s.inputs = one.num_inputs() - s.input_at;
+    s.aux = one.num_aux() - s.aux_at;
+    s.rows = one.num_constraints() - s.row_at;
+    layout.stages[section.stage()].push_back(static_cast<unsigned>(layout.sections.size()));
+    layout.sections.push_back(s);
+  }
+  layout.top_inputs = top_cs.num_inputs();
+  layout.top_aux = top_cs.num_aux();
+  layout.top_rows = top_cs.num_constraints();
+  layout.challenge_inputs = one.num_inputs();
+  layout.challenge_aux = one.num_aux();
+  layout.challenge_rows = one.num_constraints();
+  layout.challenges = params.challenges_per_partition;
   const std::lock_guard<std::mutex> lock(mutex);
-  return cache.emplace(key, layout).first->second;
+  return cache.emplace(key, std::move(layout)).first->second;
 }
+
+namespace {
+
+// Every challenge's sections at once, stage by stage within a challenge (a stage's sections read what the
+// earlier stages allocated): `run(challenge, section, state)` synthesizes one section in a constraint
+// system of its own at the section's numbers.
+template <class Run>
+void synthesize_sections(const PorepParams& params, const PorepLayout& layout, Run&& run) {
+  tbb::parallel_for(0u, layout.challenges, [&](unsigned i) {
+    PorepChallengeState state;
+    state.labels.resize(params.layers);
+    for (const std::vector<unsigned>& stage : layout.stages)
+      tbb::parallel_for(
+          tbb::blocked_range<std::size_t>(0, stage.size(), 1),
+          [&](const tbb::blocked_range<std::size_t>& range) {
+            for (std::size_t k = range.begin(); k < range.end(); ++k)
+              run(i, layout.sections[stage[k]], state);
+          },
+          tbb::simple_partitioner());
+  });
+}
+
+}  // namespace
 
 PorepAssignment porep_witness(const PorepParams& params, const PorepPartitionProof& proof) {
   check_porep_proof_shape(params, proof);
@@ -106,21 +147,23 @@ PorepAssignment porep_witness(const PorepParams& params, const PorepPartitionPro
   out.inputs[0] = Fr::one();
   gadgets::WitnessSlice top_cs = slice(1, layout.top_inputs - 1, 0, layout.top_aux);
   const PorepCommitments top = synthesize_porep_top(top_cs, &proof);
-  tbb::parallel_for(0u, layout.challenges, [&](unsigned i) {
-    const std::uint64_t in_at = layout.top_inputs + i * layout.challenge_inputs;
-    const std::uint64_t aux_at = layout.top_aux + i * layout.challenge_aux;
-    gadgets::WitnessSlice cs = slice(in_at, layout.challenge_inputs, aux_at, layout.challenge_aux);
-    synthesize_porep_challenge(cs, params, top, &proof.challenges[i]);
-    if (cs.inputs_written() != layout.challenge_inputs || cs.aux_written() != layout.challenge_aux)
-      throw gadgets::SynthesisError("PoRep circuit: challenge " + std::to_string(i) +
-                                    " allocated fewer variables than its shape");
-  });
   if (top_cs.inputs_written() != layout.top_inputs - 1 || top_cs.aux_written() != layout.top_aux)
     throw gadgets::SynthesisError("PoRep circuit: the top part allocated fewer variables than its shape");
+  synthesize_sections(
+      params, layout, [&](unsigned i, const PorepLayout::Section& s, PorepChallengeState& state) {
+        const std::uint64_t in_at = layout.top_inputs + i * layout.challenge_inputs + s.input_at;
+        const std::uint64_t aux_at = layout.top_aux + i * layout.challenge_aux + s.aux_at;
+        gadgets::WitnessSlice cs = slice(in_at, s.inputs, aux_at, s.aux);
+        synthesize_porep_section(cs, params, top, &proof.challenges[i], s.section, state);
+        if (cs.inputs_written() != s.inputs || cs.aux_written() != s.aux)
+          throw gadgets::SynthesisError("PoRep circuit: a section of challenge " + std::to_string(i) +
+                                        " allocated fewer variables than its shape");
+      });
   return out;
 }
 
-void porep_evaluate(const PorepParams& params, const PorepPartitionProof& proof, const PorepEvaluation& out) {
+std::optional<std::uint64_t> porep_evaluate(const PorepParams& params, const PorepPartitionProof& proof,
+                                            const PorepEvaluation& out) {
   check_porep_proof_shape(params, proof);
   const PorepLayout& layout = porep_layout(params);
   auto sized = [](std::span<Fr> s, std::uint64_t n, const char* what) {
@@ -148,23 +191,34 @@ void porep_evaluate(const PorepParams& params, const PorepPartitionProof& proof,
                                     " allocated or enforced less than its shape");
   };
   out.inputs[0] = Fr::one();
+  constexpr std::uint64_t kNone = ~std::uint64_t{0};
+  std::atomic<std::uint64_t> first_unsatisfied{kNone};
+  auto note_unsatisfied = [&](const gadgets::EvaluationSlice& cs, std::uint64_t first_row) {
+    if (const auto row = cs.first_unsatisfied()) {
+      std::uint64_t seen = first_unsatisfied.load();
+      while (first_row + *row < seen && !first_unsatisfied.compare_exchange_weak(seen, first_row + *row)) {
+      }
+    }
+  };
   PorepCommitments top;
   {
     const gadgets::EvaluationScope scope(&values);
     gadgets::EvaluationSlice top_cs = part(1, layout.top_inputs - 1, 0, layout.top_aux, 0, layout.top_rows);
     top = synthesize_porep_top(top_cs, &proof);
     check_written(top_cs, layout.top_inputs - 1, layout.top_aux, layout.top_rows, "the top part");
+    note_unsatisfied(top_cs, 0);
   }
-  tbb::parallel_for(0u, layout.challenges, [&](unsigned i) {
-    const gadgets::EvaluationScope scope(&values);
-    gadgets::EvaluationSlice cs =
-        part(layout.top_inputs + i * layout.challenge_inputs, layout.challenge_inputs,
-             layout.top_aux + i * layout.challenge_aux, layout.challenge_aux,
-             layout.top_rows + i * layout.challenge_rows, layout.challenge_rows);
-    synthesize_porep_challenge(cs, params, top, &proof.challenges[i]);
-    check_written(cs, layout.challenge_inputs, layout.challenge_aux, layout.challenge_rows,
-                  "challenge " + std::to_string(i));
-  });
+  synthesize_sections(
+      params, layout, [&](unsigned i, const PorepLayout::Section& s, PorepChallengeState& state) {
+        const gadgets::EvaluationScope scope(&values);
+        const std::uint64_t first_row = layout.top_rows + i * layout.challenge_rows + s.row_at;
+        gadgets::EvaluationSlice cs =
+            part(layout.top_inputs + i * layout.challenge_inputs + s.input_at, s.inputs,
+                 layout.top_aux + i * layout.challenge_aux + s.aux_at, s.aux, first_row, s.rows);
+        synthesize_porep_section(cs, params, top, &proof.challenges[i], s.section, state);
+        check_written(cs, s.inputs, s.aux, s.rows, "a section of challenge " + std::to_string(i));
+        note_unsatisfied(cs, first_row);
+      });
   // bellperson's input rows: input_i · 0 = 0, after the circuit's (A holds the input, B and C nothing).
   const std::uint64_t rows = layout.rows();
   for (std::uint64_t i = 0; i < layout.inputs(); ++i) {
@@ -172,6 +226,9 @@ void porep_evaluate(const PorepParams& params, const PorepPartitionProof& proof,
     out.b[rows + i] = Fr::zero();
     out.c[rows + i] = Fr::zero();
   }
+  // The input rows (input · 0 = 0) always hold.
+  if (first_unsatisfied.load() == kNone) return std::nullopt;
+  return first_unsatisfied.load();
 }
 
 std::optional<std::uint64_t> porep_first_unsatisfied_abc(std::span<const Fr> a, std::span<const Fr> b,

@@ -1,13 +1,16 @@
 // The PoRep circuit of one partition in each mode, its challenges synthesized in parallel: every challenge
 // has the same shape, so once the first has run its variable counts place every other one, each in its own
 // constraint system, and the parts are joined in order (the result is the same as one sequential run's:
-// tests compare them).
+// tests compare them). The witness and evaluation modes go further: every section of every challenge
+// (porep_circuit.hpp) at its own numbers, ~29 tasks per challenge, so one partition fills a host's cores.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <span>
 #include <vector>
 
+#include "filecoin/porep_circuit.hpp"
 #include "filecoin/porep_params.hpp"
 #include "filecoin/porep_vanilla.hpp"
 #include "gadgets/assignment.hpp"
@@ -22,6 +25,14 @@ struct PorepLayout {
   std::uint64_t top_inputs = 0, top_aux = 0, top_rows = 0;  // ONE included in top_inputs
   std::uint64_t challenge_inputs = 0, challenge_aux = 0, challenge_rows = 0;
   unsigned challenges = 0;
+  // A challenge's sections (porep_circuit.hpp) in circuit order, where each starts from the challenge's
+  // first input, aux and row, and what it allocates and enforces; and the sections of each stage.
+  struct Section {
+    PorepSection section;
+    std::uint64_t input_at = 0, inputs = 0, aux_at = 0, aux = 0, row_at = 0, rows = 0;
+  };
+  std::vector<Section> sections;
+  std::array<std::vector<unsigned>, 3> stages;
   std::uint64_t inputs() const { return top_inputs + challenges * challenge_inputs; }
   std::uint64_t aux() const { return top_aux + challenges * challenge_aux; }
   std::uint64_t rows() const { return top_rows + challenges * challenge_rows; }  // the circuit's own
@@ -47,15 +58,17 @@ PorepAssignment porep_witness(const PorepParams& params, const PorepPartitionPro
 
 // The synthesis a bellperson prover runs (evaluation mode, gadgets/evaluation_slice.hpp): the assignments and
 // every row's A·w, B·w, C·w, written into the caller's arrays (sized by the layout: inputs(), aux(), and
-// prover_rows() for a, b, c, whose input rows are filled too). No matrix is built. Rows are not checked here
-// (porep_first_unsatisfied_abc does that from a, b, c). Throws gadgets::SynthesisError when the proof does
-// not have the partition's shape or an array has the wrong size.
+// prover_rows() for a, b, c, whose input rows are filled too). No matrix is built. Every row is checked as
+// it is evaluated: the result is the first row (in circuit order) with a·b ≠ c, if any. Throws
+// gadgets::SynthesisError when the proof does not have the partition's shape or an array has the wrong size.
 struct PorepEvaluation {
   std::span<Fr> inputs, aux, a, b, c;
 };
-void porep_evaluate(const PorepParams& params, const PorepPartitionProof& proof, const PorepEvaluation& out);
+std::optional<std::uint64_t> porep_evaluate(const PorepParams& params, const PorepPartitionProof& proof,
+                                            const PorepEvaluation& out);
 
-// The first row with a·b ≠ c (rows in parallel), if any: every row's check from an evaluation's a, b, c.
+// The first row with a·b ≠ c (rows in parallel), if any: every row's check from an evaluation's a, b, c
+// (porep_evaluate checks them as it goes; this is the independent pass tests compare it with).
 std::optional<std::uint64_t> porep_first_unsatisfied_abc(std::span<const Fr> a, std::span<const Fr> b,
                                                          std::span<const Fr> c);
 

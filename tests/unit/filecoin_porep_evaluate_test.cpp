@@ -69,6 +69,54 @@ TEST(PorepEvaluate, TamperedDataGivesARowThatDoesNotHold) {
   ASSERT_NE(row, std::nullopt);
   EXPECT_EQ(row, porep_first_unsatisfied_row(p, proof));  // the row the checking system finds
   EXPECT_THROW(check_porep_rows(w, "partition 0"), UnsatisfiedCircuit);
+
+  // The evaluation's own check, row by row as it writes them, names the same row.
+  const PorepLayout& layout = porep_layout(p);
+  std::vector<Fr> inputs(layout.inputs()), aux(layout.aux()), a(layout.prover_rows()), b(a.size()),
+      c(a.size());
+  EXPECT_EQ(porep_evaluate(p, proof, {inputs, aux, a, b, c}), row);
+  try {
+    checked_porep_prover_assignment(p, proof, "partition 4");
+    ADD_FAILURE() << "an unsatisfied partition was not refused";
+  } catch (const UnsatisfiedCircuit& e) {
+    EXPECT_NE(std::string(e.what()).find("partition 4: row " + std::to_string(*row) + " of "),
+              std::string::npos)
+        << e.what();
+  }
+  // And a consistent partition passes it.
+  EXPECT_EQ(porep_evaluate(p, t.proof, {inputs, aux, a, b, c}), std::nullopt);
+  EXPECT_NO_THROW(checked_porep_prover_assignment(p, t.proof, "partition 0"));
+}
+
+// A tampered value in every stage of the sections' order (a leaf, a parent column, a comm_r_last path) is
+// found at the row the independent pass finds.
+TEST(PorepEvaluate, TheOwnCheckFindsTheFirstRowInEveryStage) {
+  CUZK_SKIP_UNDER_SANITIZER("six more evaluations of the 2 KiB circuit");
+  const PorepParams& p = porep_params_for("2KiB");
+  const PorepTestPartition t = make_test_porep_partition(p, 25);
+  const PorepLayout& layout = porep_layout(p);
+  std::vector<Fr> inputs(layout.inputs()), aux(layout.aux()), a(layout.prover_rows()), b(a.size()),
+      c(a.size());
+  auto expect_same_row = [&](const PorepPartitionProof& proof, const char* what) {
+    const auto own = porep_evaluate(p, proof, {inputs, aux, a, b, c});
+    ASSERT_NE(own, std::nullopt) << what;
+    EXPECT_EQ(own, porep_first_unsatisfied_abc(a, b, c)) << what;
+  };
+  {
+    PorepPartitionProof proof = t.proof;
+    proof.challenges.back().data_leaf += Fr::one();
+    expect_same_row(proof, "data leaf");
+  }
+  {
+    PorepPartitionProof proof = t.proof;
+    proof.challenges[0].exp_parents[1].rows[0] += Fr::one();
+    expect_same_row(proof, "expander parent label");
+  }
+  {
+    PorepPartitionProof proof = t.proof;
+    proof.challenges[1].comm_r_last_path.levels[0].siblings[0] += Fr::one();
+    expect_same_row(proof, "comm_r_last path");
+  }
 }
 
 TEST(PorepEvaluate, WrongArraySizesAreRefused) {

@@ -2,6 +2,9 @@
 // recorded row, its inputs are the ones generate_public_inputs gives, and tampering is caught.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "filecoin/porep_circuit.hpp"
 #include "filecoin/porep_synthesis.hpp"
 #include "filecoin/porep_test_data.hpp"
 #include "sanitizer_skip.hpp"
@@ -40,6 +43,47 @@ TEST(PorepWitness, SatisfiesTheRecordedCircuitAt2KiB) {
   gadgets::Assignment inputs = w.inputs;
   inputs[5] += Fr::one();
   EXPECT_NE(gadgets::first_unsatisfied_row(pc.system, inputs, w.aux), std::nullopt);
+}
+
+// The parallel driver runs every challenge's sections at the numbers porep_layout gives them: the result
+// must be what one constraint system running the whole partition in order allocates.
+TEST(PorepWitness, SectionsInParallelEqualOneSequentialRun) {
+  const PorepParams& p = porep_params_for("2KiB");
+  const PorepTestPartition t = make_test_porep_partition(p, 8);
+  const PorepAssignment parallel = porep_witness(p, t.proof);
+  gadgets::WitnessCS sequential;
+  synthesize_porep_partition(sequential, p, &t.proof);
+  ASSERT_EQ(parallel.inputs.size(), sequential.num_inputs());
+  ASSERT_EQ(parallel.aux.size(), sequential.num_aux());
+  EXPECT_TRUE(std::equal(parallel.inputs.begin(), parallel.inputs.end(), sequential.input_values().begin()));
+  EXPECT_TRUE(std::equal(parallel.aux.begin(), parallel.aux.end(), sequential.aux_values().begin()));
+}
+
+// The sections tile a challenge: each starts where the one before it ended, and together they are the
+// challenge, at every production size's parameters too.
+TEST(PorepWitness, SectionsTileTheChallenge) {
+  for (const char* size : {"2KiB", "32GiB"}) {
+    const PorepLayout& layout = porep_layout(porep_params_for(size));
+    ASSERT_EQ(layout.sections.size(), 1 + 14 + 1 + porep_params_for(size).layers + 2) << size;
+    std::uint64_t inputs = 0, aux = 0, rows = 0;
+    std::size_t staged = 0;
+    for (const auto& s : layout.sections) {
+      EXPECT_EQ(s.input_at, inputs);
+      EXPECT_EQ(s.aux_at, aux);
+      EXPECT_EQ(s.row_at, rows);
+      EXPECT_GT(s.rows, 0u);
+      inputs += s.inputs, aux += s.aux, rows += s.rows;
+    }
+    for (const auto& stage : layout.stages) staged += stage.size();
+    EXPECT_EQ(staged, layout.sections.size());
+    EXPECT_EQ(inputs, layout.challenge_inputs) << size;
+    EXPECT_EQ(aux, layout.challenge_aux) << size;
+    EXPECT_EQ(rows, layout.challenge_rows) << size;
+    // One input for each inclusion proof (its packed path) and the challenge's bits; none for a label.
+    for (const auto& s : layout.sections)
+      EXPECT_EQ(s.inputs, s.section.kind == PorepSection::Kind::label ? 0u : 1u) << size;
+    EXPECT_EQ(layout.stages[1].size(), porep_params_for(size).layers);
+  }
 }
 
 TEST(PorepWitness, TamperedVanillaDataIsUnsatisfied) {
