@@ -1,10 +1,12 @@
-// cuzk-bench gen porep-c1 --sector-size S --out DIR [--seed X] [--no-key]
+// cuzk-bench gen porep-c1 --sector-size S --out DIR [--proof-type T] [--seed X] [--no-key]
 //
 // TEST-ONLY inputs for PoRep C2 as Curio sends them, without a sector:
 //   DIR/c1.json           Curio's envelope {"SectorNum", "Phase1Out": base64, "SectorSize"} around
 //   DIR/phase1-out.json   the SealCommitPhase1Output JSON, byte for byte as filecoin-proofs-api writes it,
 //                         from consistent generated vanilla data of one sector (filecoin/porep_test_data.hpp;
-//                         StackedDrg<size>V1_1, interactive challenges of the seed);
+//                         StackedDrg<size>V1_1 and the seed's interactive challenges by default;
+//                         --proof-type synthetic or non-interactive: a sector of 2 KiB or 8 MiB generated
+//                         whole, its challenges drawn from comm_r as those proof types draw them);
 //   DIR/<v28-…>.params    a TEST-ONLY Groth16 key of the PoRep circuit (the recorded circuit through the
 //   DIR/<v28-…>.vk        test-only bellperson setup, random toxic waste; fixed-base products on the GPU when
 //                         there is one), under the standard file name, so DIR serves as a parameter cache
@@ -18,6 +20,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <stdexcept>
+#include <string>
 
 #include "filecoin/c1_output.hpp"
 #include "filecoin/c1_test_data.hpp"
@@ -59,15 +63,29 @@ groth16::FixedBaseMul<bp::Curve> fixed_base_mul() {
 
 }  // namespace
 
-void write_test_porep_c1(const filecoin::PorepParams& params, const std::filesystem::path& dir,
+const filecoin::RegisteredSealProof& test_porep_proof_type(const std::string& sector_size,
+                                                           const std::string& type) {
+  const filecoin::PorepParams& params = filecoin::porep_params_for(sector_size);
+  if (type == "interactive")
+    return filecoin::registered_seal_proof_by_id(filecoin::registered_seal_proof_v1_1(params));
+  if (type == "synthetic")
+    return filecoin::registered_seal_proof_for(params, filecoin::ApiVersion::V1_2_0,
+                                               filecoin::PorepFeature::kSyntheticPoRep);
+  if (type == "non-interactive")
+    return filecoin::registered_seal_proof_for(params, filecoin::ApiVersion::V1_2_0,
+                                               filecoin::PorepFeature::kNonInteractivePoRep);
+  throw std::invalid_argument("proof type '" + type + "': interactive, synthetic or non-interactive");
+}
+
+void write_test_porep_c1(const filecoin::RegisteredSealProof& proof, const std::filesystem::path& dir,
                          std::uint64_t seed, std::uint64_t sector_number, bool with_key) {
+  const filecoin::PorepParams& params = proof.params();
   std::filesystem::create_directories(dir);
   const auto t0 = std::chrono::steady_clock::now();
-  const filecoin::C1Output c1 = filecoin::make_test_c1_output(params, seed);
+  const filecoin::C1Output c1 = filecoin::make_test_c1_output(proof, seed);
   const std::string json = filecoin::write_seal_commit_phase1_output(c1);
   write_text(dir / "phase1-out.json", json);
   write_text(dir / "c1.json", filecoin::write_curio_c1_envelope(sector_number, params.sector_bytes, json));
-  const filecoin::RegisteredSealProof& proof = *c1.registered_proof;
   std::cout << proof.name << ": C1 output of " << c1.partitions.size() << " partitions × "
             << params.challenges_per_partition << " challenges (" << json.size() << " bytes of JSON) in "
             << seconds_since(t0) << " s → " << (dir / "c1.json").string() << "\n";
@@ -93,11 +111,13 @@ void write_test_porep_c1(const filecoin::PorepParams& params, const std::filesys
 
 int run_gen_porep_c1(int argc, char** argv) {
   CLI::App app{"cuzk-bench gen porep-c1: TEST-ONLY C1 output and PoRep key for a sector size"};
-  std::string size, out;
+  std::string size, out, type = "interactive";
   std::uint64_t seed = 1, sector_number = 1;
   bool no_key = false;
   app.add_option("--sector-size", size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->required();
   app.add_option("--out", out, "output directory")->required();
+  app.add_option("--proof-type", type,
+                 "interactive (StackedDrg<size>V1_1), synthetic or non-interactive (2KiB and 8MiB only)");
   app.add_option("--seed", seed, "the generated sector follows from it");
   app.add_option("--sector-number", sector_number, "the envelope's SectorNum");
   app.add_flag("--no-key", no_key, "write the C1 files only (a key for this size is there already)");
@@ -106,7 +126,7 @@ int run_gen_porep_c1(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
-  write_test_porep_c1(filecoin::porep_params_for(size), out, seed, sector_number, !no_key);
+  write_test_porep_c1(test_porep_proof_type(size, type), out, seed, sector_number, !no_key);
   return 0;
 }
 

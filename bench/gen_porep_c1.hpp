@@ -4,14 +4,21 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 
-#include "filecoin/porep_params.hpp"
+#include "filecoin/registered_proof.hpp"
 
 namespace cuzk::bench {
 
 // DIR/c1.json (Curio's envelope), DIR/phase1-out.json and, with_key, the TEST-ONLY key under its standard
-// file name (DIR then serves as a parameter cache).
-void write_test_porep_c1(const filecoin::PorepParams& params, const std::filesystem::path& dir,
+// file name (DIR then serves as a parameter cache), for a sector sealed and challenged as `proof` does.
+void write_test_porep_c1(const filecoin::RegisteredSealProof& proof, const std::filesystem::path& dir,
                          std::uint64_t seed, std::uint64_t sector_number, bool with_key);
+
+// The proof type of `sector_size` that `type` names: "interactive" (V1_1, the default), "synthetic"
+// (V1_1_Feat_SyntheticPoRep) or "non-interactive" (V1_2_Feat_NonInteractivePoRep). std::invalid_argument
+// for anything else.
+const filecoin::RegisteredSealProof& test_porep_proof_type(const std::string& sector_size,
+                                                           const std::string& type);
 
 }  // namespace cuzk::bench

@@ -2,7 +2,8 @@
 //
 // PoRep C2 through the daemon as Curio sends it: P Prove requests of proof_kind POREP_SEAL_COMMIT with the
 // C1 envelope DIR/c1.json as vanilla_proof, J in flight. DIR is made first when it has no c1.json
-// (`cuzk-bench gen porep-c1`: a generated sector of size S and a TEST-ONLY key under its standard name), and
+// (`cuzk-bench gen porep-c1`: a generated sector of size S, of --proof-type T, and a TEST-ONLY key under its
+// standard name), and
 // serves as the daemon's parameter cache when --daemon starts one. Prints the summary table, each
 // partition's stages (synthesis, GPU stages, self-check), the mean synthesis time per proof, and checks
 // every returned proof against the public inputs of the C1 output's challenges (--no-verify skips that).
@@ -27,6 +28,8 @@ void add_porep_c2_command(CLI::App& app, PorepC2Args& a) {
       ->required();
   sc->add_option("--sector-size", a.sector_size, "when DIR is made: 2KiB, 8MiB, 512MiB, 32GiB or 64GiB");
   sc->add_option("--seed", a.seed, "when DIR is made: the generated sector follows from it");
+  sc->add_option("--proof-type", a.proof_type,
+                 "when DIR is made: interactive (default), synthetic or non-interactive (2KiB, 8MiB)");
   sc->add_option("--proofs", a.proofs, "proofs to send");
   sc->add_option("-j,--concurrency", a.concurrency, "proofs in flight");
   sc->add_option("--daemon", a.daemon, "start this cuzk-daemon for the run, DIR as its parameter cache");
@@ -43,7 +46,7 @@ int run_porep_c2(const PorepC2Args& a, std::string addr) {
   namespace bp = groth16::bellperson;
   const std::filesystem::path dir = std::filesystem::absolute(a.dir);
   if (!std::filesystem::exists(dir / "c1.json"))
-    write_test_porep_c1(filecoin::porep_params_for(a.sector_size), dir, a.seed, 1, true);
+    write_test_porep_c1(test_porep_proof_type(a.sector_size, a.proof_type), dir, a.seed, 1, true);
   const std::string c1 = read_file((dir / "c1.json").string());
   const filecoin::PorepC2Input in = filecoin::read_porep_c1(
       std::span(reinterpret_cast<const std::uint8_t*>(c1.data()), c1.size()), (dir / "c1.json").string());

@@ -245,7 +245,8 @@ std::string preload_key(v1::ProvingEngine::Stub& stub, const std::string& circui
 
 // `cuzk-bench porep-c2` (porep_c2.cpp): PoRep C2 from C1 outputs through the daemon, as Curio sends them.
 struct PorepC2Args {
-  std::string dir, sector_size = "2KiB", daemon, backend = "auto", vram_limit, daemon_config, timeline;
+  std::string dir, sector_size = "2KiB", proof_type = "interactive", daemon, backend = "auto", vram_limit,
+                   daemon_config, timeline;
   unsigned concurrency = 1, workers_per_device = 2;
   std::size_t proofs = 1;
   std::uint64_t seed = 1;

@@ -1,5 +1,6 @@
 // TEST-ONLY: a C1 output (c1_output.hpp) for a generated sector (porep_test_data.hpp), as
-// StackedDrg<size>V1_1 would have it: the data of every test `cuzk-bench gen porep-c1` writes.
+// StackedDrg<size>V1_1 (or another proof type of the size) would have it: the data of every test `cuzk-bench
+// gen porep-c1` writes.
 #pragma once
 
 #include <cstdint>
@@ -15,5 +16,7 @@ C1Output c1_output_of(const PorepParams& params, const PorepTestSector& sector);
 
 // c1_output_of(params, make_test_porep_sector(params, seed)).
 C1Output make_test_c1_output(const PorepParams& params, std::uint64_t seed);
+// The sector as `proof` has it (make_test_porep_sector(proof, seed)): synthetic and non-interactive too.
+C1Output make_test_c1_output(const RegisteredSealProof& proof, std::uint64_t seed);
 
 }  // namespace cuzk::filecoin

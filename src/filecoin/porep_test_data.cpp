@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "filecoin/c1_output.hpp"
 #include "filecoin/porep_vanilla_verify.hpp"
 #include "filecoin/poseidon.hpp"
 #include "filecoin/sdr_labels.hpp"
@@ -66,7 +67,9 @@ class Generator {
     const auto key = std::make_pair(layer, node);
     if (auto it = labels_.find(key); it != labels_.end()) return it->second;
     Label value;
-    if (challenged_.count(node)) {
+    if (node == 0 && challenged_.count(node)) {  // node 0 has no parents (the graph lists itself)
+      value = label_from_parents(replica_id_, layer, node, {});
+    } else if (challenged_.count(node)) {
       const auto& parents = parents_of(node);
       std::vector<Label> parent_labels;
       for (unsigned i = 0; i < kDrgParents; ++i) parent_labels.push_back(label(layer, parents[i]));
@@ -111,29 +114,55 @@ SparseMerkleTree::FillerFn random_filler(const SeededBytes& random, std::string 
   };
 }
 
-// The sector's data for the given partitions: one set of trees holding every listed partition's challenged
-// leaves (so the partitions share comm_c, comm_r_last and comm_r), each partition's proof taken from them.
-// With one partition this is make_test_porep_partition's data, value for value.
-PorepTestSector make_sector(const PorepParams& params, std::uint64_t seed, std::span<const unsigned> ks) {
+// The sector's data for the given partitions of `proof`: one set of trees holding every listed partition's
+// challenged leaves (so the partitions share comm_c, comm_r_last and comm_r), each partition's proof taken
+// from them. With one interactive partition this is make_test_porep_partition's data, value for value.
+// Challenges that follow from comm_r (synthetic, non-interactive) are known only once the trees are: then
+// every node is generated, as a densely sealed sector, and the challenges are drawn after the trees.
+// `params` are the proof's, or (tests) interactive ones with another partition count.
+PorepTestSector make_sector(const PorepParams& params, const RegisteredSealProof& proof, std::uint64_t seed,
+                            std::span<const unsigned> ks) {
   const SeededBytes random(seed);
   PorepTestSector out;
-  out.porep_id = porep_id_for(registered_seal_proof_v1_1(params));
+  out.proof = &proof;
+  out.porep_id = proof.porep_id;
   out.interactive_seed = random.bytes("interactive seed");
   out.ticket = random.bytes("ticket");
   out.replica_id = random.trimmed("replica id");
+  const bool dense = proof.feature != PorepFeature::kNone;
+  if (dense && params.nodes > kMaxDenseTestNodes)
+    throw std::invalid_argument(
+        "PoRep test data: " + std::string(proof.name) +
+        " draws its challenges from comm_r, so every node of the sector is generated: "
+        "test sectors of at most " +
+        std::to_string(kMaxDenseTestNodes) + " nodes (8 MiB), not " + std::to_string(params.nodes));
+  if (dense && (params.nodes != proof.params().nodes ||
+                params.challenges_per_partition != proof.params().challenges_per_partition))
+    throw std::invalid_argument("PoRep test data: " + std::string(proof.name) + " with other parameters");
+  const unsigned partitions = dense ? proof.partitions : params.partitions;
   std::vector<std::vector<std::uint64_t>> challenges;
   std::vector<std::uint64_t> all;
-  for (unsigned k : ks) {
-    if (k >= params.partitions)
-      throw std::invalid_argument("PoRep test data: partition " + std::to_string(k) + " of a " + params.name +
-                                  " sector (" + std::to_string(params.partitions) + " partitions)");
-    challenges.push_back(interactive_challenges(params.nodes, out.replica_id, out.interactive_seed,
-                                                params.challenges_per_partition,
-                                                static_cast<std::uint8_t>(k)));
-    all.insert(all.end(), challenges.back().begin(), challenges.back().end());
+  for (unsigned k : ks)
+    if (k >= partitions)
+      throw std::invalid_argument("PoRep test data: partition " + std::to_string(k) + " of a " +
+                                  std::string(proof.name) + " sector (" + std::to_string(partitions) +
+                                  " partitions)");
+  if (dense) {
+    all.resize(params.nodes);
+    for (std::uint64_t n = 0; n < params.nodes; ++n) all[n] = n;
+  } else {
+    for (unsigned k : ks) {
+      challenges.push_back(interactive_challenges(params.nodes, out.replica_id, out.interactive_seed,
+                                                  params.challenges_per_partition,
+                                                  static_cast<std::uint8_t>(k)));
+      all.insert(all.end(), challenges.back().begin(), challenges.back().end());
+    }
   }
-  const SdrGraph graph = porep_graph(params, out.porep_id);
+  const SdrGraph graph(params.nodes, proof.porep_id, proof.api_version);
   Generator gen(params, graph, random, out.replica_id, all);
+  if (dense)  // in sealing order, so that no label recurses deeper than one parent
+    for (unsigned layer = 1; layer <= params.layers; ++layer)
+      for (std::uint64_t n = 0; n < params.nodes; ++n) gen.label(layer, n);
 
   SparseMerkleTree tree_d(tree_d_arities(params), tree_d_hash, random_filler(random, "tree D"));
   SparseMerkleTree tree_c(tree_arities(params.tree), tree_poseidon_hash, random_filler(random, "tree C"));
@@ -164,6 +193,10 @@ PorepTestSector make_sector(const PorepParams& params, std::uint64_t seed, std::
   common.comm_r_last = tree_r.root();
   const Fr pair[2] = {common.comm_c, common.comm_r_last};
   common.comm_r = poseidon_hash(pair);
+  if (dense)
+    for (unsigned k : ks)
+      challenges.push_back(
+          c1_partition_challenges(proof, out.replica_id, out.interactive_seed, fr_to_repr(common.comm_r), k));
   for (std::size_t p = 0; p < ks.size(); ++p) {
     PorepTestPartition& part = out.partitions.emplace_back();
     part.porep_id = out.porep_id;
@@ -196,13 +229,21 @@ PorepTestSector make_sector(const PorepParams& params, std::uint64_t seed, std::
 PorepTestPartition make_test_porep_partition(const PorepParams& params, std::uint64_t seed,
                                              unsigned partition_k) {
   const unsigned k[1] = {partition_k};
-  return std::move(make_sector(params, seed, k).partitions.front());
+  return std::move(
+      make_sector(params, registered_seal_proof_by_id(registered_seal_proof_v1_1(params)), seed, k)
+          .partitions.front());
 }
 
 PorepTestSector make_test_porep_sector(const PorepParams& params, std::uint64_t seed) {
   std::vector<unsigned> ks(params.partitions);
   for (unsigned k = 0; k < params.partitions; ++k) ks[k] = k;
-  return make_sector(params, seed, ks);
+  return make_sector(params, registered_seal_proof_by_id(registered_seal_proof_v1_1(params)), seed, ks);
+}
+
+PorepTestSector make_test_porep_sector(const RegisteredSealProof& proof, std::uint64_t seed) {
+  std::vector<unsigned> ks(proof.partitions);
+  for (unsigned k = 0; k < proof.partitions; ++k) ks[k] = k;
+  return make_sector(proof.params(), proof, seed, ks);
 }
 
 }  // namespace cuzk::filecoin

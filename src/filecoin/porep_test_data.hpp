@@ -46,7 +46,8 @@ PorepTestPartition make_test_porep_partition(const PorepParams& params, std::uin
 // The parents of a challenge are porep_graph(params, porep_id).parents(challenge). About the cost of one
 // make_test_porep_partition per partition (~2 s for 10 × 18 challenges at 32 GiB in Release).
 struct PorepTestSector {
-  PorepId porep_id{};  // StackedDrg<size>V1_1's
+  const RegisteredSealProof* proof = nullptr;  // the proof type it is sealed and challenged as
+  PorepId porep_id{};                          // proof->porep_id
   ReplicaId replica_id{};
   Bytes32 interactive_seed{};  // the C1 output's "seed"
   Bytes32 ticket{};            // 32 random bytes: the C1 output's "ticket" (C2 does not use it)
@@ -54,5 +55,13 @@ struct PorepTestSector {
 };
 
 PorepTestSector make_test_porep_sector(const PorepParams& params, std::uint64_t seed);
+
+// The same as `proof` seals and challenges a sector: its porep_id and graph, its partitions, its challenges
+// (interactive from the seed; synthetic: the seed's selection of the synthetic challenges of replica_id and
+// comm_r; non-interactive: from comm_r). Challenges that follow from comm_r are known only once the trees
+// are, so for those every node of the sector is generated, as when a sector is sealed: sectors of at most
+// kMaxDenseTestNodes nodes (2 KiB, 8 MiB), std::invalid_argument for larger ones.
+inline constexpr std::uint64_t kMaxDenseTestNodes = std::uint64_t(1) << 18;
+PorepTestSector make_test_porep_sector(const RegisteredSealProof& proof, std::uint64_t seed);
 
 }  // namespace cuzk::filecoin

@@ -1,8 +1,9 @@
 // PoRep C2 as Curio asks for it, through a real cuzk-daemon on a unix socket: generated 2 KiB C1 outputs
-// (Curio's envelope and the bare JSON) go in as POREP_SEAL_COMMIT vanilla proofs, with a TEST-ONLY key under
-// its standard name in a parameter cache, and every returned proof verifies against the public inputs the
-// C1 output's challenges give. Malformed requests are refused with a clear error while the good jobs keep
-// proving; a tampered label or path fails its job before any proof is made.
+// (Curio's envelope and the bare JSON; interactive and synthetic PoRep) go in as POREP_SEAL_COMMIT vanilla
+// proofs, with a TEST-ONLY key under its standard name in a parameter cache, and every returned proof
+// verifies against the public inputs the C1 output's challenges give. Malformed requests are refused with a
+// clear error while the good jobs keep proving; a tampered label or path fails its job before any proof is
+// made.
 #include "filecoin/porep_c2.hpp"
 
 #include <grpcpp/grpcpp.h>
@@ -82,16 +83,19 @@ v1::AwaitProofResponse await(Daemon& d, const std::string& job_id) {
   return r;
 }
 
+// Every partition's 192 bytes, in order, verify against the public inputs of the C1 output's challenges.
 void expect_verifies(const v1::AwaitProofResponse& r, const std::string& c1_text) {
   ASSERT_EQ(r.status(), v1::AwaitProofResponse::COMPLETED) << r.error_message();
-  ASSERT_EQ(r.proof().size(), 192u);
-  EXPECT_GT(r.synthesis_ms(), 0u);
   const auto in = filecoin::read_porep_c1(bytes_of(c1_text), "c1");
+  ASSERT_EQ(r.proof().size(), 192u * in.partitions.size());
+  EXPECT_GT(r.synthesis_ms(), 0u);
   const auto vk = io::bellperson::read_vk(
       (parameter_cache() / filecoin::porep_circuit(in.params()).parameter_file).string());
-  const auto proof =
-      bp::decode_proof(std::span(reinterpret_cast<const std::uint8_t*>(r.proof().data()), 192), "proof", 0);
-  EXPECT_TRUE(bp::verify(vk, in.public_inputs[0], proof).valid);
+  for (std::size_t k = 0; k < in.partitions.size(); ++k) {
+    const auto proof = bp::decode_proof(
+        std::span(reinterpret_cast<const std::uint8_t*>(r.proof().data()) + 192 * k, 192), "proof", k);
+    EXPECT_TRUE(bp::verify(vk, in.public_inputs[k], proof).valid) << in.proof->name << " partition " << k;
+  }
 }
 
 TEST(DaemonPorepC2, CurioRequestsProveAndBadOnesAreRefusedWhileTheyDo) {
@@ -101,10 +105,19 @@ TEST(DaemonPorepC2, CurioRequestsProveAndBadOnesAreRefusedWhileTheyDo) {
   test::TempRepository repo;
   Daemon d(repo.root(), "[filecoin]\nparameter_cache = \"" + parameter_cache().string() + "\"\n");
 
-  // Two good jobs first, as Curio sends them (the envelope) and as the bare C1 JSON.
-  std::string good_envelope, good_bare;
+  // Good jobs first, as Curio sends them (the envelope) and as the bare C1 JSON; and a synthetic-PoRep
+  // sector's, whose challenges follow from comm_r (same circuit and key, another porep_id and graph).
+  std::string good_envelope, good_bare, good_synthetic;
   ASSERT_TRUE(submit(d, porep_request("porep-1000-7", envelope, 2048), &good_envelope).ok());
   ASSERT_TRUE(submit(d, porep_request("porep-1000-8", json), &good_bare).ok());
+  const std::string synthetic = filecoin::write_curio_c1_envelope(
+      9, 2048,
+      filecoin::write_seal_commit_phase1_output(filecoin::make_test_c1_output(
+          filecoin::registered_seal_proof_for(filecoin::porep_params_for("2KiB"),
+                                              filecoin::ApiVersion::V1_2_0,
+                                              filecoin::PorepFeature::kSyntheticPoRep),
+          6)));
+  ASSERT_TRUE(submit(d, porep_request("porep-1000-9", synthetic, 2048), &good_synthetic).ok());
 
   // While they prove: requests refused at submit with the reason, and no job made.
   auto refused = [&](const v1::SubmitProofRequest& r, const std::string& why) {
@@ -154,6 +167,7 @@ TEST(DaemonPorepC2, CurioRequestsProveAndBadOnesAreRefusedWhileTheyDo) {
 
   expect_verifies(await(d, good_envelope), envelope);
   expect_verifies(await(d, good_bare), json);
+  expect_verifies(await(d, good_synthetic), synthetic);
 }
 
 }  // namespace
