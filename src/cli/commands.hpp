@@ -40,6 +40,8 @@ struct SetupArgs {
 int run_setup(const SetupArgs& args);
 
 int run_info(const std::string& path);
+// Every GPU and the code it runs of this build (cuzk info --devices).
+int run_info_devices();
 
 struct ProveBellpersonArgs {
   std::string params, assignment, proof_out;

@@ -114,9 +114,13 @@ int main(int argc, char** argv) {
   cp->add_option("--threads", threads, "Worker threads (default: all cores)")->check(CLI::PositiveNumber);
 
   std::string info_path;
+  bool info_devices = false;
   auto* i = app.add_subcommand(
-      "info", "Describe a .zkey, .wtns, .r1cs, .cpce, proof, public or verification key file");
-  i->add_option("file", info_path, "File to describe")->required();
+      "info", "Describe a .zkey, .wtns, .r1cs, .cpce, proof, public or verification key file, or the GPUs");
+  auto* info_file = i->add_option("file", info_path, "File to describe");
+  i->add_flag("--devices", info_devices,
+              "Every GPU, and which code of this build it runs (machine code or PTX, multiply form)")
+      ->excludes(info_file);
 
   try {
     app.parse(argc, argv);
@@ -133,6 +137,8 @@ int main(int argc, char** argv) {
     if (p->parsed()) return run_prove(prove);
     if (v->parsed()) return run_verify(verify);
     if (s->parsed()) return run_setup(setup);
+    if (i->parsed() && info_devices) return run_info_devices();
+    if (i->parsed() && info_path.empty()) throw std::invalid_argument("cuzk info: a file, or --devices");
     if (i->parsed()) return run_info(info_path);
     if (pb->parsed()) return run_prove_bellperson(pbp);
     if (vb->parsed()) return run_verify_bellperson(vbp);

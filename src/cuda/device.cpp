@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 
+#include "cuda/current_device_guard.hpp"
 #include "cuda/error.hpp"
 #include "cuda/host_registry.hpp"
 #include "cuda/vram.hpp"
@@ -37,29 +38,6 @@ void validate_id(int id, const char* caller) {
                                                 "): device id out of range, this host has " +
                                                 std::to_string(n) + " device(s)");
 }
-
-// Switches the current device for the lifetime of the guard and switches back afterwards, so that
-// inspecting another device does not silently move later allocations of this thread onto it.
-class CurrentDeviceGuard {
- public:
-  explicit CurrentDeviceGuard(int id) {
-    CUZK_CUDA_CHECK(cudaGetDevice(&previous_));
-    if (id == previous_) return;
-    CUZK_CUDA_CHECK(cudaSetDevice(id));
-    switched_ = true;
-  }
-  ~CurrentDeviceGuard() {
-    if (!switched_) return;
-    if (const cudaError_t code = cudaSetDevice(previous_); code != cudaSuccess)
-      report_release_error(code, "cudaSetDevice (restoring the current device)");
-  }
-  CurrentDeviceGuard(const CurrentDeviceGuard&) = delete;
-  CurrentDeviceGuard& operator=(const CurrentDeviceGuard&) = delete;
-
- private:
-  int previous_ = 0;
-  bool switched_ = false;
-};
 
 int attribute(cudaDeviceAttr attr, int id) {
   int value = 0;

@@ -21,6 +21,7 @@
 
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/device.hpp"
+#include "cuda/device_code.hpp"
 #include "cuda/error.hpp"
 #include "cuda/fault_injection.hpp"
 #include "cuda/host_registry.hpp"
@@ -106,6 +107,7 @@ Engine::Engine(EngineConfig config)
     throw std::invalid_argument("backend must be cpu, cuda or auto, not \"" + config_.backend + "\"");
   int gpus = 0;
 #ifdef CUZK_HAVE_CUDA
+  cuda::ensure_jit_cache_size();  // before the first CUDA call: the driver reads it when it starts
   gpus = cuda::device_count();
 #endif
   if (config_.backend == "cuda" && gpus == 0)
@@ -144,6 +146,28 @@ Engine::Engine(EngineConfig config)
       pinned_pool_ = std::make_unique<cuda::PinnedPool>(config_.pinned_pool);
     cuda::set_vram_policy({config_.vram_limit, config_.vram_margin});
     cuda::configure_faults(config_.fault_alloc, config_.fault_sticky);
+  }
+#endif
+#ifdef CUZK_HAVE_CUDA
+  // Which code each GPU runs, found by loading it there: a GPU this build has no code for (or whose PTX the
+  // driver cannot compile) is lost from the start, and its workers prove on the CPU. The first start on a
+  // GPU without machine code is where the driver compiles the PTX (minutes; then its cache has it).
+  for (auto& d : devices_) {
+    const auto t0 = Clock::now();
+    try {
+      const cuda::DeviceInfo info = cuda::device_info(d->ordinal);
+      const cuda::DeviceCode code = cuda::device_code(d->ordinal);
+      std::string loaded;
+      if (code.jit())
+        loaded = " (loaded in " + std::to_string(static_cast<long>(ms_between(t0, Clock::now()))) + " ms)";
+      log("cuzk engine: GPU " + std::to_string(d->ordinal) + " " + info.name + ", sm_" +
+          std::to_string(info.cc_major) + std::to_string(info.cc_minor) + ": " + code.describe() + loaded);
+    } catch (const cuda::CudaError& e) {
+      d->lost = true;
+      d->lost_reason = std::string("this build has no code it can run: ") + e.what();
+      log("cuzk engine: GPU " + std::to_string(d->ordinal) + " LOST: " + d->lost_reason +
+          "; its workers prove on the CPU (docs/gpu.md, \"Architectures\")");
+    }
   }
 #endif
   for (auto& w : workers_) threads_.emplace_back([this, &w] { work(*w); });
