@@ -60,7 +60,6 @@ DeviceCode device_code(int id) {
 }
 
 std::string ensure_jit_cache_size() {
-  // 1 GiB: cuzk's kernels for one architecture, with room for a second build's.
   if (const char* set = std::getenv("CUDA_CACHE_MAXSIZE")) return set;
   ::setenv("CUDA_CACHE_MAXSIZE", "1073741824", 0);
   return "1073741824";
