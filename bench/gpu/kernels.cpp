@@ -115,14 +115,17 @@ template <class Fr>
 void bench_ntt(const char* name, const std::vector<int>& logs, int reps, cudaStream_t stream) {
   for (int lg : logs) {
     const std::size_t n = std::size_t(1) << lg;
-    ntt::gpu::Tables<Fr> tables(lg, stream);
     auto v = random_vector<Fr>(n, 3);
     cuda::DeviceBuffer<Fr> d(n);
     d.upload(v.data(), n, stream);
-    double f = median_ms(reps, stream, [&] { ntt::gpu::forward(d.data(), tables, stream); });
-    double c = median_ms(reps, stream, [&] { ntt::gpu::to_odd_coset(d.data(), 1, tables, stream); });
-    std::printf("| NTT %-16s | 2^%-2d | %10.2f | odd-coset (iNTT+scale+NTT) %8.2f ms\n", name, lg, f, c);
-    std::fflush(stdout);
+    for (const auto layout : {ntt::TableLayout::kFull, ntt::TableLayout::kCompact}) {
+      ntt::gpu::Tables<Fr> tables(lg, stream, layout);
+      double f = median_ms(reps, stream, [&] { ntt::gpu::forward(d.data(), tables, stream); });
+      double c = median_ms(reps, stream, [&] { ntt::gpu::to_odd_coset(d.data(), 1, tables, stream); });
+      std::printf("| NTT %-16s | 2^%-2d | %10.2f | odd-coset (iNTT+scale+NTT) %8.2f ms%s\n", name, lg, f, c,
+                  layout == ntt::TableLayout::kCompact ? ", compact tables" : "");
+      std::fflush(stdout);
+    }
   }
 }
 

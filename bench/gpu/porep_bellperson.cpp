@@ -83,7 +83,7 @@ void bench_gpu_porep_bellperson(int log_domain, int reps, cudaStream_t stream) {
   std::printf("assignment synthesized at %.1f s\n", secs());
   apply_vram_limit_from_env();
   const std::vector<bp::Fr> pub(w.inputs.begin() + 1, w.inputs.end());
-  for (const auto& run : plans_from_env({groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed})) {
+  for (const auto& run : plans_from_env({groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed, groth16::gpu::Plan::kLean})) {
     const auto& plan = run.plan;
     const ScopedPlanCap cap(run);
     try {

@@ -1,3 +1,4 @@
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -5,7 +6,9 @@
 #include <stdexcept>
 
 #include "cli/commands.hpp"
+#include "groth16/bellperson_plan.hpp"
 #include "groth16/gpu_plan.hpp"
+#include "io/bellperson.hpp"
 #include "io/curve_id.hpp"
 #include "io/json.hpp"
 #include "io/precompiled_circuit.hpp"
@@ -55,9 +58,27 @@ int describe_json(const std::string& path) {
   });
 }
 
+// A bellperson .params key (no magic: known by its name), read without its points: its shape and what each
+// GPU plan would hold in device memory.
+int describe_params(const std::string& path) {
+  const auto p = io::bellperson::read_params(path, false, true);
+  const auto n = p.lengths();
+  std::cout << path << ": bellperson Groth16 parameters (BLS12-381), " << p.vk.ic.size()
+            << " public inputs (ONE included), h " << n.h << " (FFT domain " << n.h + 1 << "), l " << n.l
+            << ", a " << n.a << ", b " << n.b << ", " << std::filesystem::file_size(path) << " bytes\n";
+  std::cout << "GPU plans (device memory, estimated): "
+            << groth16::gpu::describe_needs(groth16::bellperson::gpu_footprint(p)) << "\n";
+  return kOk;
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 }  // namespace
 
 int run_info(const std::string& path) {
+  if (ends_with(path, ".params")) return describe_params(path);
   const std::string magic = read_magic(path);
   if (magic == "zkey") {
     const auto info = io::describe_zkey(path);
@@ -67,20 +88,7 @@ int run_info(const std::string& path) {
     const auto f = io::with_curve(info.curve, [&]<class C>() {
       return groth16::gpu::footprint_of_shape<C>(info.domain_size, info.n_vars, info.n_public, info.n_coefs);
     });
-    auto gib = [](std::size_t b) {
-      std::ostringstream o;
-      o.setf(std::ios::fixed);
-      o.precision(1);
-      if (b >= (std::size_t(1) << 30))
-        o << double(b) / double(std::size_t(1) << 30) << " GiB";
-      else
-        o << double(b) / double(std::size_t(1) << 20) << " MiB";
-      return o.str();
-    };
-    std::cout << "GPU plans (device memory, estimated): resident "
-              << gib(f.need(groth16::gpu::Plan::kResident)) << ", streamed "
-              << gib(f.need(groth16::gpu::Plan::kStreamed)) << ", lean "
-              << gib(f.need(groth16::gpu::Plan::kLean)) << "\n";
+    std::cout << "GPU plans (device memory, estimated): " << groth16::gpu::describe_needs(f) << "\n";
     return kOk;
   }
   if (magic == "wtns" || magic == "r1cs") {

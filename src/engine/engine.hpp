@@ -36,6 +36,10 @@ class PinnedPool;
 }
 #endif
 
+namespace cuzk::groth16::gpu {
+struct Footprint;
+}
+
 namespace cuzk::filecoin {
 struct PorepC2Input;
 }
@@ -298,6 +302,11 @@ class Engine {
   // worker's stream if the context was reset since it was made. *waited_ms: how long the mutex took (the
   // device's other workers in their regions), which the timing line reports apart from the GPU time.
   std::unique_lock<std::mutex> enter_gpu(Worker& worker, double* waited_ms);
+  // In the GPU region, once per circuit and device: the plan the circuit's key takes there and what it needs,
+  // or, when none fits, the limit and the smallest device memory it needs (the operator's line, at the first
+  // partition or preload). `footprint` is called only then.
+  void report_plan(Device& device, const std::string& circuit_id,
+                   const std::function<groth16::gpu::Footprint()>& footprint);
   // In the GPU region, runs `prove` (a GPU prover) in the device's books: the staging area learns the
   // proof's estimated need (`proof_bytes`) and what it really took, and device memory still held after it
   // is logged and counted as a leak. `ready_bytes`: its pre-staged input, which the proof frees.

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -132,6 +133,7 @@ struct Engine::Device {
   std::mutex gpu;  // held only around the GPU region of a proof
 #ifdef CUZK_HAVE_CUDA
   std::map<std::string, DeviceKey> keys;  // by circuit id; guarded by `gpu`
+  std::set<std::string> plans_reported;   // circuits whose plan here was logged (report_plan); by `gpu`
   // CUDA contexts recreated so far; written under `gpu`, read without it by pre-staging workers.
   std::atomic<std::uint64_t> generation{0};
   StagingArea staging;

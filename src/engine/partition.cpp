@@ -30,6 +30,7 @@
 #include "cuda/pinned_pool.hpp"
 #include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
+#include "groth16/bellperson_plan.hpp"
 #include "groth16/gpu_bellperson.hpp"
 #include "groth16/gpu_plan.hpp"
 #include "groth16/gpu_prover.hpp"
@@ -102,6 +103,13 @@ std::unique_lock<std::mutex> Engine::enter_gpu(Worker& w, double* waited_ms) {
     w.generation = d.generation;
   }
   return gpu;
+}
+
+void Engine::report_plan(Device& d, const std::string& circuit_id,
+                         const std::function<groth16::gpu::Footprint()>& footprint) {
+  if (!d.plans_reported.insert(circuit_id).second) return;
+  log("cuzk: GPU " + std::to_string(d.ordinal) + ", circuit " + circuit_id + ": " +
+      groth16::gpu::describe_choice(footprint(), cuda::vram_capacity()));
 }
 
 // A pinned lease that an assignment's columns may view too (decoded in place) while a staging uploads it.
@@ -396,6 +404,7 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
       auto& d = *w.device;
       const auto gpu = enter_gpu(w, &gpu_wait_ms);
       r.stages.add_detail("gpu_wait", gpu_wait_ms);
+      report_plan(d, job.circuit->id, [&] { return bp::gpu_footprint(params); });
       const auto& key =
           d.keys[job.circuit->id].prepare<bp::gpu::ResidentKey>(job.circuit, &r.stages, [&](auto forced) {
             return std::make_unique<bp::gpu::ResidentKey>(params, w.stream->get(), forced);
@@ -451,6 +460,7 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
       auto& d = *w.device;
       const auto gpu = enter_gpu(w, &gpu_wait_ms);  // the GPU region
       r.stages.add_detail("gpu_wait", gpu_wait_ms);
+      report_plan(d, job.circuit->id, [&] { return groth16::gpu::footprint(pk); });
       // Without a forced plan the key steps down by itself until lean fits (or throws).
       const auto& key = d.keys[job.circuit->id].prepare<groth16::gpu::ResidentKey<C>>(
           job.circuit, &r.stages, [&](auto forced) {

@@ -1,23 +1,27 @@
 #include "groth16/bellperson_plan.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 
 #include "groth16/bellperson.hpp"
+#include "ntt/table_layout.hpp"
 
 namespace cuzk::groth16::bellperson {
 
-gpu::Footprint gpu_footprint(const io::bellperson::Params& params) {
+groth16::gpu::Footprint gpu_footprint(const io::bellperson::Params& params) {
   const auto n = params.lengths();
   const std::size_t m = n.h + 1;  // the FFT domain: h holds m − 1 points
-  gpu::Footprint f;
-  f.tables = m * sizeof(Fr);
+  groth16::gpu::Footprint f;
+  const std::size_t log_m = static_cast<std::size_t>(std::countr_zero(m));
+  f.tables = ntt::table_elements(log_m, ntt::TableLayout::kFull) * sizeof(Fr);
+  f.compact_tables = ntt::table_elements(log_m, ntt::TableLayout::kCompact) * sizeof(Fr);
   f.points = (n.h + n.l + n.a + n.b) * sizeof(io::bellperson::G1) + n.b * sizeof(io::bellperson::G2);
   // The H stage holds two domain-sized vectors (A, then A·B and H's coefficients, beside B, then C); the
   // uploads go straight into them. H's plain coefficients stay for the H MSM.
   const std::size_t plain = sizeof(Fr);  // a plain scalar has the size of a Montgomery one
   const std::size_t h_stage = 2 * m * sizeof(Fr);
-  const std::size_t workspace = gpu::msm_workspace(std::max(m, n.l));
+  const std::size_t workspace = groth16::gpu::msm_workspace(std::max(m, n.l));
   // [inputs, aux] goes up during the H MSM, then the witness-side MSMs take the split form: the queries'
   // scalars classified on the device (two 4-byte positions per value, and per value being classified two
   // flag bytes beside the one of a gather).
@@ -31,6 +35,11 @@ gpu::Footprint gpu_footprint(const io::bellperson::Params& params) {
                                      classified * (2 * sizeof(std::uint32_t) + 2) + (inputs + n.l) +
                                      2 * slice_points * sizeof(io::bellperson::G2);
   f.proof = std::max({h_stage, h_msm, streamed_split}) + workspace;
+  // Lean: a chunk of values gathered and classified at a time beside [inputs, aux] (and their flags).
+  const std::size_t chunk = std::min(kLeanQueryChunk, classified);
+  const std::size_t lean_split = (inputs + n.l) * plain + chunk * (plain + 2 * sizeof(std::uint32_t) + 3) +
+                                 2 * slice_points * sizeof(io::bellperson::G2);
+  f.lean_proof = std::max({h_stage, h_msm, lean_split}) + workspace;
   // Resident points: the B query gathered, it and the aux values classified at once. The A query is not
   // gathered: its ones (a 4-byte position each) are read off the aux values' classes, and in place of a list
   // of its other values each aux value has its A point (a 4-byte index), as the A and L tails share one sort.

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cub/device/device_scan.cuh>
 #include <future>
+#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
@@ -56,11 +57,11 @@ __global__ void mul_kernel(Fr* a, const Fr* b, std::size_t m) {
 // form for the MSM, in d (a thread reads its elements before writing): z_plain and minus_z_plain hold the
 // canonical integers of z and −z as limbs, so that one Montgomery product x·z_plain·R⁻¹ = x·z leaves the
 // plain value, the multiply by z and the conversion out of Montgomery form in one.
-__global__ void quotient_plain_kernel(Fr* d, const Fr* c, const Fr* omega2m_powers, std::size_t m, Fr z_plain,
-                                      Fr minus_z_plain) {
+__global__ void quotient_plain_kernel(Fr* d, const Fr* c, ntt::gpu::Twiddles<Fr> omega2m_powers,
+                                      std::size_t m, Fr z_plain, Fr minus_z_plain) {
   const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (i >= m) return;
-  const Fr h = i == 0 ? (d[0] - c[0]) * z_plain : (d[i] * omega2m_powers[m - i] + c[i]) * minus_z_plain;
+  const Fr h = i == 0 ? (d[0] - c[0]) * z_plain : (d[i] * omega2m_powers.at(m - i) + c[i]) * minus_z_plain;
   reinterpret_cast<ff::BigInt<4>*>(d)[i] = h.raw();
 }
 
@@ -115,33 +116,34 @@ struct DensityBit {
   }
 };
 
-// flags[i]: whether value i of [inputs, aux] is in a query. Inputs by `head` (every input when null), aux
-// values by `aux` (density bit words, as bellperson's DensityTracker keeps them).
-__global__ void query_flags_kernel(std::size_t n_in, const std::uint64_t* head, std::size_t n_aux,
-                                   const std::uint64_t* aux, std::uint8_t* flags) {
-  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (i >= n_in + n_aux) return;
+// flags[i]: whether value first + i of [inputs, aux] is in a query, for i < count. Inputs by `head` (every
+// input when null), aux values by `aux` (density bit words, as bellperson's DensityTracker keeps them).
+__global__ void query_flags_kernel(std::size_t n_in, const std::uint64_t* head, const std::uint64_t* aux,
+                                   std::size_t first, std::size_t count, std::uint8_t* flags) {
+  const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (k >= count) return;
+  const std::size_t i = first + k;
   const std::uint64_t* words = i < n_in ? head : aux;
-  flags[i] = words ? static_cast<std::uint8_t>(DensityBit{words}(i < n_in ? i : i - n_in)) : 1;
+  flags[k] = words ? static_cast<std::uint8_t>(DensityBit{words}(i < n_in ? i : i - n_in)) : 1;
 }
 
-// A query's scalars (Montgomery), gathered on the device from d_w = [inputs, aux] in the order of the key's
-// points: the device form of a_query_scalars / b_query_scalars. `head` and `aux` are density bit words on
-// the device (head null: every input).
+// The values [first, first + count) of d_w = [inputs, aux] that a query holds (Montgomery), gathered on the
+// device in the order of the key's points: the device form of a_query_scalars / b_query_scalars, or a chunk
+// of it. `head` and `aux` are density bit words on the device (head null: every input). *selected: how many.
 cuda::DeviceBuffer<Fr> select_query(const Fr* d_w, std::size_t n_in, const std::uint64_t* head,
-                                    std::size_t n_aux, const std::uint64_t* aux, std::size_t expected,
-                                    cudaStream_t stream) {
-  const std::size_t count = n_in + n_aux;
-  cuda::DeviceBuffer<Fr> out(expected, stream);
-  if (count == 0 || expected == 0) return out;
+                                    const std::uint64_t* aux, std::size_t first, std::size_t count,
+                                    std::size_t bound, std::size_t* selected, cudaStream_t stream) {
+  cuda::DeviceBuffer<Fr> out(std::min(count, bound), stream);
+  *selected = 0;
+  if (count == 0 || bound == 0) return out;
   cuda::DeviceBuffer<std::uint8_t> flags(count, stream);
-  query_flags_kernel<<<blocks_for(count), kThreads, 0, stream>>>(n_in, head, n_aux, aux, flags.data());
+  query_flags_kernel<<<blocks_for(count), kThreads, 0, stream>>>(n_in, head, aux, first, count, flags.data());
   cuda::check_last_launch("bellperson query_flags_kernel");
-  const std::size_t n = groth16::gpu::select_flagged(d_w, flags.data(), out.data(), count, stream);
+  *selected = groth16::gpu::select_flagged(d_w + first, flags.data(), out.data(), count, stream);
   // check() compared the densities' popcounts with the key's lengths, so this is a bug if it fires.
-  if (n != expected)
-    throw Error("a query selected " + std::to_string(n) + " values for " + std::to_string(expected) +
-                " points");
+  if (*selected > out.size())
+    throw Error("a query selected " + std::to_string(*selected) + " values for " +
+                std::to_string(out.size()) + " points");
   return out;
 }
 
@@ -225,14 +227,16 @@ struct DeviceWitness {
   std::size_t n_in = 0;
 
   std::size_t n_aux() const { return w.size() - n_in; }
-  // The A query's scalars (every input, then the aux values set in a_aux) and the B query's (the inputs set
-  // in b_inputs, then the aux values set in b_aux), in the order of the key's points. With resident points
-  // only the B query is gathered (classify_witness).
-  cuda::DeviceBuffer<Fr> a_query(const io::bellperson::Params& p, cudaStream_t stream) const {
-    return select_query(w.data(), n_in, nullptr, n_aux(), a_aux.data(), p.a.size(), stream);
-  }
+  // The B query's scalars (the inputs set in b_inputs, then the aux values set in b_aux), in the order of its
+  // points: with resident points only the B query is gathered (classify_witness).
   cuda::DeviceBuffer<Fr> b_query(const io::bellperson::Params& p, cudaStream_t stream) const {
-    return select_query(w.data(), n_in, b_inputs.data(), n_aux(), b_aux.data(), p.b_g1.size(), stream);
+    std::size_t n = 0;
+    auto out =
+        select_query(w.data(), n_in, b_inputs.data(), b_aux.data(), 0, w.size(), p.b_g1.size(), &n, stream);
+    if (n != p.b_g1.size())
+      throw Error("the B query selected " + std::to_string(n) + " values for " +
+                  std::to_string(p.b_g1.size()) + " points");
+    return out;
   }
 };
 
@@ -313,32 +317,58 @@ WitnessScalars classify_witness(const io::bellperson::Params& p, const Assignmen
   return s;
 }
 
-// One query's scalars on the device for a split MSM with streamed points: values [skip, size) of `values`
-// (Montgomery when given, plain once constructed), classified.
-class QueryScalars {
+// Scalars on the device for a split MSM with streamed points: `count` values (Montgomery) classified, then
+// made plain in place. Does not own them.
+class ClassifiedScalars {
  public:
-  QueryScalars() = default;
-  QueryScalars(cuda::DeviceBuffer<Fr> values, cudaStream_t stream)
-      : QueryScalars(std::move(values), 0, stream) {}
-  QueryScalars(cuda::DeviceBuffer<Fr> values, std::size_t skip, cudaStream_t stream)
-      : values_(std::move(values)), skip_(skip) {
-    classes_ = groth16::gpu::classify(values_.data() + skip_, values_.size() - skip_, stream);
-    groth16::gpu::to_plain_in_place(values_.data() + skip_, values_.size() - skip_, stream);
+  ClassifiedScalars(Fr* values, std::size_t count, cudaStream_t stream)
+      : values_(values), count_(count), classes_(groth16::gpu::classify(values, count, stream)) {
+    groth16::gpu::to_plain_in_place(values, count, stream);
   }
 
-  // Σ over the key's `points` (one per value), streamed from host memory.
+  // Σ over the key's points from `points` on (one per value), streamed from host memory.
   template <class Cfg>
-  ec::Jacobian<Cfg> sum(const std::vector<ec::Affine<Cfg>>& points, cudaStream_t stream) const {
+  ec::Jacobian<Cfg> sum(const ec::Affine<Cfg>* points, cudaStream_t stream) const {
     return groth16::gpu::split_msm_streamed<Cfg, 4>(
-        points.data(), points.size(), reinterpret_cast<const ff::BigInt<4>*>(values_.data() + skip_),
-        classes_, stream);
+        points, count_, reinterpret_cast<const ff::BigInt<4>*>(values_), classes_, stream);
   }
 
  private:
-  cuda::DeviceBuffer<Fr> values_;
-  std::size_t skip_ = 0;
+  Fr* values_;
+  std::size_t count_;
   groth16::gpu::WitnessClasses classes_;
 };
+
+// A query with streamed points, its scalars gathered from [inputs, aux] (the uploaded d.w) by its densities
+// (`head` over the inputs, null: all of them; `aux` over the aux values): `chunk` values of [inputs, aux] at
+// a time, each chunk's selected values being the query's next points. `add(scalars, first_point)` sums a
+// chunk's. The streamed plan takes the query whole (chunk ≥ all values); lean in chunks, so that an 11 GiB
+// card holds a chunk's gathered values and classes beside [inputs, aux], not the whole A query's (4 GiB and
+// 1.3 GiB at 32 GiB PoRep). Every point of the query must be met (`points`).
+template <class Add>
+void for_each_query_chunk(const DeviceWitness& d, const std::uint64_t* head, const std::uint64_t* aux,
+                          std::size_t points, std::size_t chunk, cudaStream_t stream, StageTimings* timings,
+                          Add&& add) {
+  const std::size_t total = d.w.size();
+  std::size_t point = 0;
+  for (std::size_t first = 0, count = 0; first < total; first += count) {
+    count = std::min(chunk, total - first);
+    std::size_t n = 0;
+    cuda::DeviceBuffer<Fr> values;
+    std::optional<ClassifiedScalars> scalars;
+    {
+      StageTimer t(timings, "classify");
+      values = select_query(d.w.data(), d.n_in, head, aux, first, count, points - point, &n, stream);
+      if (n > 0) scalars.emplace(values.data(), n, stream);
+    }
+    if (scalars) add(*scalars, point);
+    point += n;
+  }
+  // check() compared the densities' popcounts with the key's lengths, so this is a bug if it fires.
+  if (point != points)
+    throw Error("a query selected " + std::to_string(point) + " values for " + std::to_string(points) +
+                " points");
+}
 
 }  // namespace
 
@@ -349,12 +379,14 @@ struct ResidentKey::Impl {
   };
   Plan plan;
   ntt::gpu::Tables<Fr> tables;
+  std::size_t query_chunk = kLeanQueryChunk;      // lean: values of [inputs, aux] per query chunk
   std::optional<Points> points;                   // resident
   std::vector<std::shared_ptr<void>> registered;  // streamed: page-locks of the host points
 
   Impl(const io::bellperson::Params& p, cudaStream_t stream, Plan wanted)
-      : plan(wanted == Plan::kResident ? Plan::kResident : Plan::kStreamed),
-        tables(log_domain(p), poly::root_of_unity_from<Fr>(kGenerator, log_domain(p) + 1), stream) {
+      : plan(wanted),
+        tables(log_domain(p), poly::root_of_unity_from<Fr>(kGenerator, log_domain(p) + 1), stream,
+               wanted == Plan::kLean ? ntt::TableLayout::kCompact : ntt::TableLayout::kFull) {
     if (plan == Plan::kResident) {
       points.emplace(Points{on_device(p.h, stream), on_device(p.l, stream), on_device(p.a, stream),
                             on_device(p.b_g1, stream), on_device(p.b_g2, stream)});
@@ -370,8 +402,8 @@ struct ResidentKey::Impl {
   }
 };
 
-ResidentKey::ResidentKey(const io::bellperson::Params& params, cudaStream_t stream,
-                         std::optional<Plan> plan) {
+ResidentKey::ResidentKey(const io::bellperson::Params& params, cudaStream_t stream, std::optional<Plan> plan,
+                         std::size_t query_chunk) {
   if (params.lengths_only) throw Error("a verifying-only .params read has no points to prove with");
   if (params.h.empty() || !std::has_single_bit(params.h.size() + 1))
     throw Error("the key's h has " + std::to_string(params.h.size()) + " points; m − 1 for a power of two m");
@@ -379,15 +411,17 @@ ResidentKey::ResidentKey(const io::bellperson::Params& params, cudaStream_t stre
   if (plan) {
     impl_ = std::make_unique<Impl>(params, stream, *plan);
   } else {
+    // The estimate may be off (CUB's work space, fragmentation): step down when the upload runs out.
     for (std::optional<Plan> p = groth16::gpu::choose_plan(f, cuda::vram_available()); p && !impl_;
-         p = p == Plan::kResident ? std::optional(Plan::kStreamed) : std::nullopt) {
+         p = groth16::gpu::smaller(*p)) {
       try {
         impl_ = std::make_unique<Impl>(params, stream, *p);
       } catch (const cuda::CudaError& e) {
-        if (e.kind() != cuda::CudaError::Kind::out_of_memory || *p != Plan::kResident) throw;
+        if (e.kind() != cuda::CudaError::Kind::out_of_memory || !groth16::gpu::smaller(*p)) throw;
       }
     }
   }
+  if (query_chunk) impl_->query_chunk = query_chunk;
   proof_bytes_ = f.proof_of(impl_->plan);
 }
 
@@ -513,7 +547,7 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     cuda::DeviceBuffer<Fr>& c_values = d_c ? *d_c : d_t;
     ntt::gpu::inverse(c_values.data(), k.tables, stream);  // C's coefficients
     quotient_plain_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
-        d_q.data(), c_values.data(), k.tables.omega2n_powers(), m, z_plain, minus_z_plain);
+        d_q.data(), c_values.data(), k.tables.twiddles(), m, z_plain, minus_z_plain);
     cuda::check_last_launch("bellperson quotient_plain_kernel");
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // after c_ready: the copies are done too
   }
@@ -522,12 +556,18 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   const auto* d_h = reinterpret_cast<const ff::BigInt<4>*>(d_q.data());
   cuda::maybe_inject_sticky_fault(stream);  // tests: poison the context here, as a faulting MSM would
   MsmResults<Curve> res;
-  if (!upload) upload.emplace(w, stream);
+  // Streamed points: [inputs, aux] (4.2 GB at 32 GiB PoRep) goes up during the H MSM only where the device
+  // has room for it beside large slices of the H points; on 16 GiB cards and below it waits for the H MSM,
+  // which then slices its 2^27 points 8–16 times instead of 64–128 (each slice re-merges every bucket).
+  const std::size_t w_bytes = (w.inputs.size() + w.aux.size()) * sizeof(Fr);
+  constexpr std::size_t kStreamedHMsmRoom = std::size_t(8) << 30;
+  if (!upload && (pts || cuda::vram_available() >= w_bytes + kStreamedHMsmRoom)) upload.emplace(w, stream);
   {
     StageTimer t(timings, "msm_h");
     res.c = msm<G1>(pts ? &pts->h : nullptr, p.h, d_h, m - 1, stream);
   }
   d_q.reset();
+  if (!upload) upload.emplace(w, stream);
   if (pts) {
     // Resident points: the witness-side MSMs take the split form, on scalars gathered on the device.
     const WitnessScalars ws = classify_witness(p, w, *upload, stream, timings);
@@ -550,43 +590,42 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     }
   } else {
     // Streamed points: the same split form, one query at a time (a 16 GiB card holds one query's scalars and
-    // classes beside [inputs, aux], not all three), each MSM streaming its points once. Dense, the 2^27 A and
-    // L MSMs sorted every window's digit of 130 M mostly-0/1 scalars: 5.4 and 3.1 s on the H200.
+    // classes beside [inputs, aux], not all three), each MSM streaming its points once; lean, a query in
+    // chunks. Dense, the 2^27 A and L MSMs sorted every window's digit of 130 M mostly-0/1 scalars: 5.4 and
+    // 3.1 s on the H200.
+    const std::size_t chunk = k.plan == Plan::kLean ? k.query_chunk : std::numeric_limits<std::size_t>::max();
     DeviceWitness d;
     {
       StageTimer t(timings, "witness");
       d = upload->take(stream);
     }
-    {
-      QueryScalars a;
+    res.a = ec::Jacobian<G1>::infinity();
+    res.b1 = ec::Jacobian<G1>::infinity();
+    res.b2 = ec::Jacobian<G2>::infinity();
+    for_each_query_chunk(d, nullptr, d.a_aux.data(), p.a.size(), chunk, stream, timings,
+                         [&](const ClassifiedScalars& sc, std::size_t at) {
+                           StageTimer t(timings, "msm_a");
+                           res.a += sc.sum<G1>(p.a.data() + at, stream);
+                         });
+    for_each_query_chunk(d, d.b_inputs.data(), d.b_aux.data(), p.b_g1.size(), chunk, stream, timings,
+                         [&](const ClassifiedScalars& sc, std::size_t at) {
+                           {
+                             StageTimer t(timings, "msm_b1");
+                             res.b1 += sc.sum<G1>(p.b_g1.data() + at, stream);
+                           }
+                           StageTimer t(timings, "msm_b2");
+                           res.b2 += sc.sum<G2>(p.b_g2.data() + at, stream);
+                         });
+    // L over the aux assignment, classified in place (its last use): a chunk of values at a time.
+    for (std::size_t first = 0, count = 0; first < w.aux.size(); first += count) {
+      count = std::min(chunk, w.aux.size() - first);
+      std::optional<ClassifiedScalars> aux;
       {
         StageTimer t(timings, "classify");
-        a = QueryScalars(d.a_query(p, stream), stream);
+        aux.emplace(d.w.data() + d.n_in + first, count, stream);
       }
-      StageTimer t(timings, "msm_a");
-      res.a = a.sum<G1>(p.a, stream);
-    }
-    {
-      QueryScalars b;
-      {
-        StageTimer t(timings, "classify");
-        b = QueryScalars(d.b_query(p, stream), stream);
-      }
-      {
-        StageTimer t(timings, "msm_b1");
-        res.b1 = b.sum<G1>(p.b_g1, stream);
-      }
-      StageTimer t(timings, "msm_b2");
-      res.b2 = b.sum<G2>(p.b_g2, stream);
-    }
-    {
-      QueryScalars aux;
-      {
-        StageTimer t(timings, "classify");
-        aux = QueryScalars(std::move(d.w), d.n_in, stream);
-      }
-      StageTimer t(timings, "msm_c");  // L over the aux assignment
-      res.c += aux.sum<G1>(p.l, stream);
+      StageTimer t(timings, "msm_c");
+      res.c += aux->sum<G1>(p.l.data() + first, stream);
     }
   }
   if (p.vk.delta1.is_infinity() || p.vk.delta2.is_infinity())

@@ -18,14 +18,15 @@
 namespace cuzk::groth16::bellperson::gpu {
 
 // A .params key prepared for the GPU once and shared by every proof on that device: the NTT tables, and the
-// points on the device (resident) or page-locked where they are (streamed; lean is streamed here, as there
-// are no coefficient rows to leave behind). `params` must outlive the key. Without a plan, the largest
-// that fits in what the VRAM policy leaves is chosen, stepping down if the upload runs out of memory
-// anyway; throws cuda::CudaError (kind out_of_memory) when not even the streamed plan fits.
+// points on the device (resident) or page-locked where they are (streamed; lean: streamed with compact
+// tables, the queries' scalars gathered `query_chunk` values of [inputs, aux] at a time, 0: 2^25).
+// `params` must outlive the key. Without a plan, the largest that fits in what the VRAM policy leaves is
+// chosen, stepping down if the upload runs out of memory anyway; throws cuda::CudaError (kind
+// out_of_memory) when not even the lean plan fits.
 class ResidentKey {
  public:
   ResidentKey(const io::bellperson::Params& params, cudaStream_t stream,
-              std::optional<groth16::gpu::Plan> plan = {});
+              std::optional<groth16::gpu::Plan> plan = {}, std::size_t query_chunk = 0);
   ~ResidentKey();
   ResidentKey(const ResidentKey&) = delete;
   ResidentKey& operator=(const ResidentKey&) = delete;

@@ -1,11 +1,14 @@
 #include "groth16/gpu_plan.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
+#include "ntt/table_layout.hpp"
 
 namespace cuzk::groth16::gpu {
 
@@ -41,20 +44,22 @@ std::optional<Plan> smaller(Plan plan) {
 }
 
 std::size_t Footprint::proof_of(Plan plan) const {
-  return plan == Plan::kResident ? std::max(proof, resident_proof) : proof;
+  if (plan == Plan::kResident) return std::max(proof, resident_proof);
+  if (plan == Plan::kLean && lean_proof) return lean_proof;
+  return proof;
 }
 
 std::size_t Footprint::need(Plan plan) const {
-  const std::size_t base = tables + row_index + proof_of(plan);
+  const std::size_t base = row_index + proof_of(plan);
   switch (plan) {
     case Plan::kResident:
-      return base + rows + points;
+      return tables + base + rows + points;
     case Plan::kStreamed:
-      return base + rows;
+      return tables + base + rows;
     case Plan::kLean:
-      return base + row_chunks;
+      break;
   }
-  return base + row_chunks;
+  return compact_tables + base + row_chunks;
 }
 
 template <class Curve>
@@ -71,7 +76,9 @@ Footprint footprint_of_shape(std::size_t n, std::size_t v, std::size_t n_public,
   using Fr = typename Curve::Fr;
   const std::size_t entry = sizeof(std::uint32_t) + sizeof(Fr);
   Footprint f;
-  f.tables = n * sizeof(Fr);
+  const std::size_t log_n = static_cast<std::size_t>(std::countr_zero(std::max<std::size_t>(n, 1)));
+  f.tables = ntt::table_elements(log_n, ntt::TableLayout::kFull) * sizeof(Fr);
+  f.compact_tables = ntt::table_elements(log_n, ntt::TableLayout::kCompact) * sizeof(Fr);
   f.row_index = (2 * n + 1) * sizeof(std::uint32_t);
   f.rows = n_coefs * entry;
   // A, B1 and C over the signals (C without ONE and the public ones), H over the domain; B2 in G2.
@@ -114,6 +121,31 @@ Plan choose_plan(const Footprint& f, std::size_t available) {
   for (Plan p : {Plan::kResident, Plan::kStreamed})
     if (f.need(p) <= available) return p;
   return Plan::kLean;
+}
+
+std::string format_gib(std::size_t bytes) {
+  char buf[32];
+  if (bytes >= (std::size_t(1) << 30))
+    std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(std::size_t(1) << 30));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(std::size_t(1) << 20));
+  return buf;
+}
+
+std::string describe_needs(const Footprint& f) {
+  return std::string("resident ") + format_gib(f.need(Plan::kResident)) + ", streamed " +
+         format_gib(f.need(Plan::kStreamed)) + ", lean " + format_gib(f.need(Plan::kLean));
+}
+
+std::string describe_choice(const Footprint& f, std::size_t capacity) {
+  const Plan p = choose_plan(f, capacity);
+  if (f.need(p) <= capacity)
+    return std::string(to_string(p)) + ": needs " + format_gib(f.need(p)) + " of the " +
+           format_gib(capacity) + " this process may hold";
+  return "no plan fits: the smallest (lean) needs " + format_gib(f.need(Plan::kLean)) +
+         " of device memory and " + format_gib(capacity) +
+         " is all this process may hold on this GPU (engine.vram_limit, or what the card has free); proofs "
+         "of this circuit will run out of device memory here";
 }
 
 #define CUZK_GPU_PLAN_INSTANTIATE(Curve)                                                            \

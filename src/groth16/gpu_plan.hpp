@@ -5,7 +5,9 @@
 //   resident  the key's points, coefficient rows and NTT tables on the device; split MSMs (ones batch-added,
 //             zeros skipped) over the resident points
 //   streamed  points stay in (page-locked) host memory and every MSM streams them slice by slice
-//   lean      the coefficient rows are streamed too, in row chunks through two buffers, for the abc stage
+//   lean      the coefficient rows are streamed too, in row chunks through two buffers, for the abc stage;
+//             the NTT twiddles are kept compact (ntt/table_layout.hpp: 768 KiB instead of 4 GiB at 2^27), and
+//             bellperson keys gather their queries' scalars in chunks (what lets 11 GiB cards prove 2^27)
 //
 // Every plan frees the Montgomery witness after the abc stage and b and c after the H stage, and the
 // MSMs size their slices from what is left, so the peak is what `Footprint` adds up. Host-only: the
@@ -14,6 +16,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 
 #include "groth16/types.hpp"
 
@@ -27,15 +30,18 @@ std::optional<Plan> smaller(Plan plan);
 // Bytes of device memory, estimated from the key's shape (exact for the arrays, rounded up for the MSM's
 // and CUB's work space).
 struct Footprint {
-  std::size_t tables = 0;      // NTT twiddles: one element per domain point
-  std::size_t row_index = 0;   // the CSR row offsets of A and B (kept on the device by every plan)
-  std::size_t rows = 0;        // the CSR columns and values (streamed by lean)
-  std::size_t points = 0;      // A, B1, B2, C, H (streamed by streamed and lean)
-  std::size_t proof = 0;       // one proof's buffers at their peak, MSM slices at their smallest
-  std::size_t row_chunks = 0;  // lean: the row-chunk buffers (two, or one if it holds every entry)
+  std::size_t tables = 0;          // NTT twiddles: one element per domain point
+  std::size_t compact_tables = 0;  // the same, compact (lean)
+  std::size_t row_index = 0;       // the CSR row offsets of A and B (kept on the device by every plan)
+  std::size_t rows = 0;            // the CSR columns and values (streamed by lean)
+  std::size_t points = 0;          // A, B1, B2, C, H (streamed by streamed and lean)
+  std::size_t proof = 0;           // one proof's buffers at their peak, MSM slices at their smallest
+  std::size_t row_chunks = 0;      // lean: the row-chunk buffers (two, or one if it holds every entry)
   // Resident: one proof's peak when it differs (bellperson keys gather their split MSMs' scalars on the
   // device); 0: `proof`.
   std::size_t resident_proof = 0;
+  // Lean: one proof's peak when it differs (bellperson keys gather their queries in chunks); 0: `proof`.
+  std::size_t lean_proof = 0;
   // One proof's buffers under `plan` at their peak.
   std::size_t proof_of(Plan plan) const;
   // The whole of a plan: the key's device part plus one proof.
@@ -69,5 +75,16 @@ std::size_t msm_workspace(std::size_t points);
 // The plan with the most on the device that fits in `available` bytes; lean when none does (it may still
 // run out of memory: the caller reports that).
 Plan choose_plan(const Footprint& f, std::size_t available);
+
+// "9.0 GiB", "512.0 MiB": device memory as the plan messages print it.
+std::string format_gib(std::size_t bytes);
+
+// Every plan's need, as `cuzk info` prints them: "resident 55.1 GiB, streamed 14.4 GiB, lean 9.0 GiB".
+std::string describe_needs(const Footprint& f);
+
+// What a key gets on a device that lets this process hold `capacity` bytes: the plan and what it needs
+// ("lean: needs 9.0 GiB of the 11.0 GiB this process may hold"), or, when not even lean fits, that limit and
+// the smallest device memory the key needs, for the operator to act on (a larger card, engine.vram_limit).
+std::string describe_choice(const Footprint& f, std::size_t capacity);
 
 }  // namespace cuzk::groth16::gpu

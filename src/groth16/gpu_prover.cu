@@ -73,7 +73,8 @@ struct ResidentKey<Curve>::Impl {
 
   Impl(const ProvingKey<Curve>& pk, cudaStream_t stream, Plan p, std::size_t chunk)
       : plan(p),
-        tables(static_cast<std::size_t>(__builtin_ctzll(pk.domain_size)), stream),
+        tables(static_cast<std::size_t>(__builtin_ctzll(pk.domain_size)), stream,
+               p == Plan::kLean ? ntt::TableLayout::kCompact : ntt::TableLayout::kFull),
         row_start(2 * std::size_t(pk.domain_size) + 1) {
     HostRows<Fr> rows(pk);
     row_start.upload(rows.start.data(), rows.start.size(), stream);

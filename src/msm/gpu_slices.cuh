@@ -71,12 +71,13 @@ std::size_t fitting_window(std::size_t n, std::size_t available) {
 // and margin, not the raw device free memory, so a capped worker slices its MSMs instead of failing) less the
 // buckets of window c. Per entry and window a slice holds four 32-bit sort arrays (the radix sort ping-pongs
 // between two pairs, so its own work space is only histograms) and the head/tail partials of its segments;
-// per point, `point_bytes` more (the two upload buffers of streamed points).
+// per point, `point_bytes` more (the two upload buffers of streamed points). The slice takes `share` of what
+// the buckets leave (a third for resident points, whose MSMs run beside other large buffers).
 template <class C>
 std::size_t auto_chunk(std::size_t n, std::size_t c, std::size_t available, std::size_t point_bytes = 0,
-                       bool one_slice = false) {
+                       bool one_slice = false, double share = 1.0 / 3.0) {
   const std::size_t w = window_count(C::Scalar::bits(), c), buckets = bucket_bytes<C>(c, one_slice);
-  const double budget = double(available > buckets ? available - buckets : 0) / 3.0;
+  const double budget = double(available > buckets ? available - buckets : 0) * share;
   const double per_point = double(w) * (16.0 + 2.0 * sizeof(Xyzz<C>) / double(kSeg)) + double(point_bytes);
   std::size_t chunk = std::size_t(1) << 20;
   while (chunk < n && chunk < (std::size_t(1) << 26) && double(2 * chunk) * per_point <= budget) chunk *= 2;

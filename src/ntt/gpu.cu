@@ -104,11 +104,22 @@ __device__ __forceinline__ void store_s(Fr* s, unsigned e, const Fr& x) {
   for (unsigned i = 0; i < sizeof(Fr) / 16; ++i) q[w ^ i] = d[i];
 }
 
+// T[i] = ω_2N^i, from the full table or the compact pair (ntt/gpu.hpp), through the read-only cache.
+template <bool kCompact, class Fr>
+__device__ __forceinline__ Fr table_at(const Twiddles<Fr>& t, std::size_t i) {
+  if constexpr (kCompact) {
+    const std::size_t mask = (std::size_t(1) << t.low_log) - 1;
+    return load_ro(t.low + (i & mask)).mul_inlined(load_ro(t.high + (i >> t.low_log)));
+  } else {
+    return load_ro(t.full + i);
+  }
+}
+
 // ω_N^(±e) from the ω_2N power table, given idx = 2e < N: ω_N^e = T[2e], ω_N^-e = -T[N - 2e].
-template <class Fr>
-__device__ __forceinline__ Fr twiddle(const Fr* t, std::size_t n, std::size_t idx, bool inv) {
-  if (!inv) return load_ro(t + idx);
-  Fr w = load_ro(t + ((n - idx) & (n - 1)));  // idx = 0: T[0] = 1
+template <bool kCompact, class Fr>
+__device__ __forceinline__ Fr twiddle(const Twiddles<Fr>& t, std::size_t n, std::size_t idx, bool inv) {
+  if (!inv) return table_at<kCompact>(t, idx);
+  Fr w = table_at<kCompact>(t, (n - idx) & (n - 1));  // idx = 0: T[0] = 1
   return idx == 0 ? w : -w;
 }
 
@@ -145,8 +156,8 @@ enum class Load { kPlain, kScale, kOddCoset };
 
 // The stages [b, b + R) of the pass (bits of j), R at a time per thread from shared memory: each unit
 // is one thread's 2^R elements j = jhigh·2^(b+R) + m·2^b + jlow of one group.
-template <unsigned R, class Fr, bool kDif>
-__device__ __forceinline__ void radix_round(Fr* s, const Fr* tw, const Pass& p, unsigned b,
+template <unsigned R, class Fr, bool kDif, bool kCompact>
+__device__ __forceinline__ void radix_round(Fr* s, const Twiddles<Fr>& tw, const Pass& p, unsigned b,
                                             std::size_t low_base, bool inv) {
   const std::size_t n = std::size_t(1) << p.log_n;
   const unsigned units = 1u << (p.elems_log() - R);
@@ -176,7 +187,8 @@ __device__ __forceinline__ void radix_round(Fr* s, const Fr* tw, const Pass& p, 
 #pragma unroll
     for (unsigned v = 0; v < R; ++v)
 #pragma unroll
-      for (unsigned mm = 0; mm < (1u << v); ++mm) w[(1u << v) - 1 + mm] = twiddle(tw, n, tw_idx(v, mm), inv);
+      for (unsigned mm = 0; mm < (1u << v); ++mm)
+        w[(1u << v) - 1 + mm] = twiddle<kCompact>(tw, n, tw_idx(v, mm), inv);
     Fr x[1 << R];
 #pragma unroll
     for (unsigned m = 0; m < (1u << R); ++m) x[m] = load_s(s, base + m * step);
@@ -200,9 +212,9 @@ __device__ __forceinline__ void radix_round(Fr* s, const Fr* tw, const Pass& p, 
 
 // One pass over count vectors of n elements (blockIdx.y picks the vector). DIT passes may scale what
 // they load (only the first one, lo = 0, is asked to): by `scale`, or by scale·ω_2N^bitrev(pos).
-template <class Fr, bool kDif>
+template <class Fr, bool kDif, bool kCompact>
 __global__ void __launch_bounds__(kPassThreads, kMinBlocks)
-    pass_kernel(Fr* a, const Fr* tw, Pass p, bool inv, Load mode, Fr scale) {
+    pass_kernel(Fr* a, Twiddles<Fr> tw, Pass p, bool inv, Load mode, Fr scale) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   Fr* s = reinterpret_cast<Fr*>(smem_raw);
   const std::size_t n = std::size_t(1) << p.log_n;
@@ -223,7 +235,7 @@ __global__ void __launch_bounds__(kPassThreads, kMinBlocks)
   Fr* gf = s + elems;
   if (mode == Load::kOddCoset) {
     for (unsigned q = threadIdx.x; q < (1u << p.g2); q += blockDim.x)
-      store(gf + q, scale.mul_inlined(load_ro(tw + bitrev((hbase << p.g2) + q, p.log_n - p.k))));
+      store(gf + q, scale.mul_inlined(table_at<kCompact>(tw, bitrev((hbase << p.g2) + q, p.log_n - p.k))));
     __syncthreads();
   }
   // Global → shared, kLoadBatch loads in flight per thread before the first store.
@@ -241,8 +253,8 @@ __global__ void __launch_bounds__(kPassThreads, kMinBlocks)
       if (mode == Load::kScale) {
         x[i] = x[i].mul_inlined(scale);
       } else if (mode == Load::kOddCoset) {
-        const Fr f =
-            load_ro(tw + (bitrev(e & jmask, p.k) << (p.log_n - p.k))).mul_inlined(load(gf + (e >> p.k)));
+        const Fr f = table_at<kCompact>(tw, bitrev(e & jmask, p.k) << (p.log_n - p.k))
+                         .mul_inlined(load(gf + (e >> p.k)));
         x[i] = x[i].mul_inlined(f);
       }
       store_s(s, e, x[i]);
@@ -256,10 +268,10 @@ __global__ void __launch_bounds__(kPassThreads, kMinBlocks)
     if (kDif) b -= r;
     switch (r) {
       case 1:
-        radix_round<1, Fr, kDif>(s, tw, p, b, low_base, inv);
+        radix_round<1, Fr, kDif, kCompact>(s, tw, p, b, low_base, inv);
         break;
       default:
-        radix_round<2, Fr, kDif>(s, tw, p, b, low_base, inv);
+        radix_round<2, Fr, kDif, kCompact>(s, tw, p, b, low_base, inv);
         break;
     }
     if (!kDif) b += r;
@@ -372,20 +384,29 @@ Pass make_pass(unsigned log_n, unsigned lo, unsigned k) {
   return p;
 }
 
+template <class Fr, bool kDif, bool kCompact>
+void launch_pass(dim3 grid, unsigned threads, std::size_t smem, Fr* data, const Tables<Fr>& t, const Pass& p,
+                 bool inv, Load mode, const Fr& scale, cudaStream_t stream) {
+  // Above the default 48 KB; set on every call (a microsecond), so that it holds on whichever device.
+  CUZK_CUDA_CHECK(
+      cudaFuncSetAttribute(pass_kernel<Fr, kDif, kCompact>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           int(((std::size_t(1) << kBlockLog) + (1u << kBlockLog)) * sizeof(Fr))));
+  pass_kernel<Fr, kDif, kCompact><<<grid, threads, smem, stream>>>(data, t.twiddles(), p, inv, mode, scale);
+}
+
 template <class Fr, bool kDif>
 void run_pass(Fr* data, std::size_t count, const Tables<Fr>& t, const Pass& p, bool inv, Load mode,
               const Fr& scale, cudaStream_t stream) {
-  // Above the default 48 KB; set on every call (a microsecond), so that it holds on whichever device.
-  CUZK_CUDA_CHECK(
-      cudaFuncSetAttribute(pass_kernel<Fr, kDif>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                           int(((std::size_t(1) << kBlockLog) + (1u << kBlockLog)) * sizeof(Fr))));
   const unsigned elems_log = p.elems_log();
   const unsigned max_r = *std::max_element(p.r, p.r + p.rounds);
   const unsigned threads = std::max(1u, std::min(kPassThreads, 1u << (elems_log - max_r)));
   const std::size_t smem =
       ((std::size_t(1) << elems_log) + (mode == Load::kOddCoset ? (1u << p.g2) : 0)) * sizeof(Fr);
   dim3 grid(static_cast<unsigned>(t.n() >> elems_log), static_cast<unsigned>(count));
-  pass_kernel<Fr, kDif><<<grid, threads, smem, stream>>>(data, t.omega2n_powers(), p, inv, mode, scale);
+  if (t.layout() == TableLayout::kCompact)
+    launch_pass<Fr, kDif, true>(grid, threads, smem, data, t, p, inv, mode, scale, stream);
+  else
+    launch_pass<Fr, kDif, false>(grid, threads, smem, data, t, p, inv, mode, scale, stream);
   cuda::check_last_launch(kDif ? "ntt dif pass" : "ntt dit pass");
 }
 
@@ -419,33 +440,46 @@ void dit(Fr* data, std::size_t count, const Tables<Fr>& t, bool inv, Load mode, 
 }  // namespace
 
 template <class Fr>
-Tables<Fr>::Tables(std::size_t log_n, cudaStream_t stream)
-    : Tables(log_n, poly::root_of_unity<Fr>(log_n + 1), stream) {}
+Tables<Fr>::Tables(std::size_t log_n, cudaStream_t stream, TableLayout layout)
+    : Tables(log_n, poly::root_of_unity<Fr>(log_n + 1), stream, layout) {}
 
 template <class Fr>
-Tables<Fr>::Tables(std::size_t log_n, const Fr& g, cudaStream_t stream)
-    : log_n_(log_n),
-      powers_(std::size_t(1) << log_n),
-      n_inv_(Fr::from_u64(std::size_t(1) << log_n).inverse()) {
+Tables<Fr>::Tables(std::size_t log_n, const Fr& g, cudaStream_t stream, TableLayout layout)
+    : log_n_(log_n), layout_(layout), n_inv_(Fr::from_u64(std::size_t(1) << log_n).inverse()) {
   const std::size_t n = std::size_t(1) << log_n;
   // Order exactly 2N: g^N = −1 (then g^2N = 1, and no smaller power of two is 1).
   if (g.pow(static_cast<std::uint64_t>(n)) != -Fr::one())
     throw std::invalid_argument("NTT tables: the root given has not order 2^" + std::to_string(log_n + 1));
-  const unsigned lb = static_cast<unsigned>(std::min<std::size_t>(log_n, 10));
-  const std::size_t small_n = std::size_t(1) << lb, big_n = n >> lb;
-  std::vector<Fr> small(small_n), big(big_n);
+  // The compact pair, made on the host; the full table is their products, made on the device from them.
+  const unsigned lb = compact_low_log(log_n);
+  const std::size_t low_n = std::size_t(1) << lb, high_n = n >> lb;
+  std::vector<Fr> low(low_n), high(high_n);
   Fr x = Fr::one();
-  for (std::size_t i = 0; i < small_n; ++i, x *= g) small[i] = x;
-  const Fr step = x;  // g^B
+  for (std::size_t i = 0; i < low_n; ++i, x *= g) low[i] = x;
+  const Fr step = x;  // g^(2^lb)
   Fr y = Fr::one();
-  for (std::size_t k = 0; k < big_n; ++k, y *= step) big[k] = y;
-  cuda::DeviceBuffer<Fr> d_small(small_n), d_big(big_n);
-  d_small.upload(small.data(), small_n, stream);
-  d_big.upload(big.data(), big_n, stream);
-  powers_kernel<Fr>
-      <<<grid_for(n, 1), kThreads, 0, stream>>>(powers_.data(), d_big.data(), d_small.data(), n, lb);
-  cuda::check_last_launch("ntt powers_kernel");
-  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // the staging buffers die here
+  for (std::size_t k = 0; k < high_n; ++k, y *= step) high[k] = y;
+  low_ = cuda::DeviceBuffer<Fr>(low_n);
+  high_ = cuda::DeviceBuffer<Fr>(high_n);
+  low_.upload(low.data(), low_n, stream);
+  high_.upload(high.data(), high_n, stream);
+  if (layout == TableLayout::kFull) {
+    full_ = cuda::DeviceBuffer<Fr>(n);
+    powers_kernel<Fr>
+        <<<grid_for(n, 1), kThreads, 0, stream>>>(full_.data(), high_.data(), low_.data(), n, lb);
+    cuda::check_last_launch("ntt powers_kernel");
+  }
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host vectors die here
+  if (layout == TableLayout::kFull) {
+    low_ = {};
+    high_ = {};
+  }
+}
+
+template <class Fr>
+Twiddles<Fr> Tables<Fr>::twiddles() const {
+  if (layout_ == TableLayout::kFull) return Twiddles<Fr>{full_.data(), nullptr, nullptr, 0};
+  return Twiddles<Fr>{nullptr, low_.data(), high_.data(), compact_low_log(log_n_)};
 }
 
 template <class Fr>

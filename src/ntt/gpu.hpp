@@ -12,6 +12,11 @@
 // ω_N^-e = -T[N - 2e] (as ω_2N^N = -1), and T itself holds the odd-coset shift powers. ω_2N is snarkjs's
 // root (5-based) unless the tables are made for another: bellperson's keys fix a 7-based domain, and
 // taking its root saves the permutation of a, b, c onto snarkjs's points.
+//
+// T takes one element per domain point (4 GiB at 2^27, a third of an 11 GiB card), so the smallest GPU plans
+// keep it compact: T[i] = L[i mod 2^l]·U[i >> l] with l = ⌈log N / 2⌉ (2^14 + 2^13 elements at 2^27, 768
+// KiB, which the read-only cache holds), one more multiply per twiddle. The NTT kernels are compiled for
+// each layout, so the full one runs exactly the code it ran before.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -19,24 +24,44 @@
 #include <cstddef>
 
 #include "cuda/device_buffer.hpp"
+#include "ntt/table_layout.hpp"
 #include "poly/domain.hpp"
 
 namespace cuzk::ntt::gpu {
 
+using ntt::TableLayout;
+
+// The twiddle table as kernels read it: T[i] = ω_2N^i for i < N, from the full table or the compact pair.
+template <class Fr>
+struct Twiddles {
+  const Fr* full = nullptr;  // kFull: T itself
+  const Fr* low = nullptr;   // kCompact: ω_2N^i for i < 2^low_log
+  const Fr* high = nullptr;  // kCompact: ω_2N^(i·2^low_log) for i < N / 2^low_log
+  unsigned low_log = 0;
+#ifdef __CUDACC__
+  __device__ __forceinline__ Fr at(std::size_t i) const {
+    if (full) return full[i];
+    return low[i & ((std::size_t(1) << low_log) - 1)] * high[i >> low_log];
+  }
+#endif
+};
+
 template <class Fr>
 class Tables {
  public:
-  Tables(std::size_t log_n, cudaStream_t stream);
+  Tables(std::size_t log_n, cudaStream_t stream, TableLayout layout = TableLayout::kFull);
   // With ω_2N = `root_2n`, which must have order exactly 2N (std::invalid_argument otherwise).
-  Tables(std::size_t log_n, const Fr& root_2n, cudaStream_t stream);
+  Tables(std::size_t log_n, const Fr& root_2n, cudaStream_t stream, TableLayout layout = TableLayout::kFull);
   std::size_t log_n() const { return log_n_; }
   std::size_t n() const { return std::size_t(1) << log_n_; }
-  const Fr* omega2n_powers() const { return powers_.data(); }
+  TableLayout layout() const { return layout_; }
+  Twiddles<Fr> twiddles() const;
   const Fr& n_inv() const { return n_inv_; }
 
  private:
   std::size_t log_n_;
-  cuda::DeviceBuffer<Fr> powers_;
+  TableLayout layout_;
+  cuda::DeviceBuffer<Fr> full_, low_, high_;
   Fr n_inv_;
 };
 

@@ -18,6 +18,14 @@ expect_rc() {  # expect_rc <rc> <what> <command…>
 "$BENCH" gen bellperson --log-domain 12 --partitions 3 --out "$W" >/dev/null || fail "gen"
 P="$W/circuit.params" V="$W/circuit.vk" A="$W/assignment.json" I="$W/inputs.json"
 
+# cuzk info on a .params key: its shape (h = 2^12 − 1) and what each GPU plan would hold; a truncated one fails.
+expect_rc 0 "info" "$CUZK" info "$P"
+grep -q "bellperson Groth16 parameters (BLS12-381), .* h 4095 (FFT domain 4096)" "$W/out.txt" || fail "info: shape"
+grep -Eq "GPU plans \(device memory, estimated\): resident [0-9.]+ MiB, streamed [0-9.]+ MiB, lean [0-9.]+ MiB" \
+  "$W/out.txt" || fail "info: GPU plans"
+head -c 5000 "$P" >"$W/cut-info.params"
+expect_rc 1 "info truncated params" "$CUZK" info "$W/cut-info.params"
+
 expect_rc 0 "prove" "$CUZK" prove-bellperson --params "$P" --assignment "$A" --out "$W/proof.bin"
 [[ $(stat -c %s "$W/proof.bin") -eq 576 ]] || fail "3 partitions should give 576 bytes"
 expect_rc 0 "verify" "$CUZK" verify-bellperson --vk "$V" --inputs "$I" --proof "$W/proof.bin"

@@ -2,10 +2,14 @@
 // several partitions with random witnesses, and verify.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
+#include "ec/fixed_base_gpu.hpp"
 #include "ff/random.hpp"
 #include "gpu/gpu_test_util.hpp"
+#include "groth16/bellperson_plan.hpp"
 #include "groth16/gpu_bellperson.hpp"
 #include "r1cs/porep_like.hpp"
 
@@ -27,38 +31,74 @@ TEST(BellpersonGpu, ProofsEqualTheCpuAndVerify) {
   }
 }
 
-// One key prepared per plan serves several proofs: resident (points on the device) and streamed (points
-// page-locked on the host, every MSM streaming them) give the CPU's bytes; the key's device memory is
-// exactly what it held while alive and comes back when it goes.
-TEST(BellpersonGpu, ResidentAndStreamedKeysServeManyProofsWithTheCpuBytes) {
+// One key prepared per plan serves several proofs: resident (points on the device), streamed (points
+// page-locked on the host, every MSM streaming them) and lean (streamed, compact NTT tables, the queries
+// gathered in chunks: here of 1,000 values, so that A, B and L each take several, none aligned with
+// anything) give the CPU's bytes; the key's device memory is exactly what it held while alive and comes back
+// when it goes.
+TEST(BellpersonGpu, ResidentStreamedAndLeanKeysServeManyProofsWithTheCpuBytes) {
   CUZK_REQUIRE_GPU();
+  using groth16::gpu::Plan;
   const auto g = r1cs::porep_like<Fr>(13, ff::random_nonzero_os<Fr>().to_int().v[0], 3);
   const auto params = setup(g.system, random_toxic_waste<Curve>());
   cuda::Stream stream;
   const auto before = cuda::vram_usage(0).in_use;
-  std::size_t resident_bytes = 0, streamed_bytes = 0;
-  for (const auto plan : {groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed}) {
-    const gpu::ResidentKey key(params, stream.get(), plan);
+  std::map<Plan, std::size_t> key_bytes;
+  for (const auto plan : {Plan::kResident, Plan::kStreamed, Plan::kLean}) {
+    const gpu::ResidentKey key(params, stream.get(), plan, 1000);
     EXPECT_EQ(key.plan(), plan);
-    (plan == groth16::gpu::Plan::kResident ? resident_bytes : streamed_bytes) =
-        cuda::vram_usage(0).in_use - before;
+    key_bytes[plan] = cuda::vram_usage(0).in_use - before;
     for (const auto& z : g.witnesses) {
       const auto w = synthesize(g.system, z);
       const Fr r = ff::random_nonzero_os<Fr>(), s = ff::random_nonzero_os<Fr>();
       const auto on_gpu = gpu::prove(params, key, w, r, s, stream.get());
       EXPECT_EQ(on_gpu, prove(params, w, r, s)) << groth16::gpu::to_string(plan);
-      EXPECT_EQ(cuda::vram_usage(0).in_use - before,
-                plan == groth16::gpu::Plan::kResident ? resident_bytes : streamed_bytes)
-          << "a proof left device memory behind";
+      EXPECT_EQ(cuda::vram_usage(0).in_use - before, key_bytes[plan]) << "a proof left device memory behind";
     }
   }
   EXPECT_EQ(cuda::vram_usage(0).in_use, before);
   // Resident holds the points: at least 96 bytes per G1 point, 192 per G2 point, beyond the streamed key.
   const auto n = params.lengths();
-  EXPECT_GE(resident_bytes - streamed_bytes, (n.h + n.l + n.a + n.b) * 96 + n.b * 192);
-  // Lean asks for what streamed gives: there are no coefficient rows to leave in host memory.
-  EXPECT_EQ(gpu::ResidentKey(params, stream.get(), groth16::gpu::Plan::kLean).plan(),
-            groth16::gpu::Plan::kStreamed);
+  EXPECT_GE(key_bytes[Plan::kResident] - key_bytes[Plan::kStreamed],
+            (n.h + n.l + n.a + n.b) * 96 + n.b * 192);
+  // Lean's tables are compact: 2^7 + 2^6 elements instead of the domain's 2^13.
+  EXPECT_EQ(key_bytes[Plan::kLean], (128 + 64) * sizeof(Fr));
+  EXPECT_EQ(key_bytes[Plan::kStreamed], (std::size_t(1) << 13) * sizeof(Fr));
+}
+
+// The small cards' plans at the scale the issue names, a 2^24 partition (a 32 GiB PoRep's is 2^27): streamed
+// (16 GiB cards) and lean (11 and 12 GiB), each under a VRAM limit of exactly what its footprint says it
+// needs beside the key, give the CPU's bytes for the same r and s, and never hold more than that.
+TEST(BellpersonGpu, SmallCardPlansProveA2To24PartitionWithinTheirFootprint) {
+  CUZK_REQUIRE_GPU();
+  using groth16::gpu::Plan;
+  auto g = r1cs::porep_like<Fr>(24, ff::random_nonzero_os<Fr>().to_int().v[0], 1);
+  const groth16::FixedBaseMul<Curve> on_gpu{
+      [](const auto& t, const auto& k) { return ec::gpu::fixed_base_mul_all(t, k); },
+      [](const auto& t, const auto& k) { return ec::gpu::fixed_base_mul_all(t, k); }};
+  const auto params = setup(g.system, random_toxic_waste<Curve>(), on_gpu);
+  const auto w = synthesize(g.system, g.witnesses[0]);
+  g = {};
+  const Fr r = ff::random_nonzero_os<Fr>(), s = ff::random_nonzero_os<Fr>();
+  const auto expected = prove(params, w, r, s);
+  const auto f = gpu_footprint(params);
+  cuda::Stream stream;
+  const cuda::VramPolicy saved = cuda::vram_policy();
+  for (const auto plan : {Plan::kStreamed, Plan::kLean}) {
+    const auto before = cuda::vram_usage(0).in_use;
+    // The limit counts the margin: what is available to the key and the proof is the plan's need.
+    cuda::set_vram_policy({before + saved.margin + f.need(plan), saved.margin});
+    {
+      const cuda::ThreadVramPeak peak;
+      const gpu::ResidentKey key(params, stream.get(), plan, std::size_t(1) << 22);  // 4 chunks of A, B and L
+      ASSERT_EQ(key.plan(), plan);
+      EXPECT_EQ(gpu::prove(params, key, w, r, s, stream.get()), expected) << groth16::gpu::to_string(plan);
+      EXPECT_LE(peak.bytes(), f.need(plan)) << groth16::gpu::to_string(plan);
+    }
+    cuda::set_vram_policy(saved);
+    EXPECT_EQ(cuda::vram_usage(0).in_use, before);
+  }
+  EXPECT_LT(f.need(Plan::kLean), f.need(Plan::kStreamed));
 }
 
 // One small partition, its key resident, to prove on the GPU in the ways the tests below vary.

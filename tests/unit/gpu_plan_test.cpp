@@ -22,6 +22,9 @@ TEST(GpuPlan, FootprintAddsUpTheKeysArraysAndChoiceStepsDownWithTheBudget) {
   const Footprint f = footprint(pk);
   const std::size_t n = pk.domain_size;
   EXPECT_EQ(f.tables, n * sizeof(C::Fr));
+  // Compact tables: 2^6 + 2^6 elements for 2^12 (ntt/table_layout.hpp), what lean keeps instead.
+  EXPECT_EQ(f.compact_tables, 128 * sizeof(C::Fr));
+  EXPECT_EQ(f.need(Plan::kLean), f.compact_tables + f.row_index + f.proof + f.row_chunks);
   EXPECT_EQ(f.row_index, (2 * n + 1) * 4);
   EXPECT_EQ(f.rows, pk.coefs.size() * (4 + sizeof(C::Fr)));
   EXPECT_EQ(f.points, (pk.a.size() + pk.b1.size() + pk.c.size() + pk.h.size()) * sizeof(C::G1) +
@@ -136,7 +139,12 @@ TEST(GpuPlan, BellpersonKeysAreResidentOrStreamed) {
             (params.vk.ic.size() + params.l.size() + std::max(params.a.size(), params.b_g1.size())) *
                 sizeof(bp::Fr));
   EXPECT_EQ(f.need(Plan::kResident), f.tables + f.points + f.proof_of(Plan::kResident));
-  EXPECT_EQ(f.need(Plan::kStreamed), f.need(Plan::kLean));
+  // Lean: streamed with compact tables and its queries gathered in chunks (here one chunk holds them all).
+  EXPECT_EQ(f.need(Plan::kStreamed), f.tables + f.proof);
+  EXPECT_EQ(f.need(Plan::kLean), f.compact_tables + f.proof_of(Plan::kLean));
+  EXPECT_LE(f.proof_of(Plan::kLean), f.proof);
+  EXPECT_LT(f.need(Plan::kLean), f.need(Plan::kStreamed));
+  EXPECT_EQ(choose_plan(f, f.need(Plan::kStreamed) - 1), Plan::kLean);
   EXPECT_EQ(choose_plan(f, f.need(Plan::kResident)), Plan::kResident);
   EXPECT_EQ(choose_plan(f, f.need(Plan::kResident) - 1), Plan::kStreamed);
   io::bellperson::Params lengths_only;
@@ -160,6 +168,28 @@ TEST(GpuPlan, BellpersonPorepScale) {
   EXPECT_EQ(choose_plan(f, 32 * GiB), Plan::kStreamed);
   EXPECT_LT(f.need(Plan::kStreamed), 16 * GiB - (std::size_t(1) << 30));  // a 16 GiB card, context and margin
   EXPECT_GT(f.need(Plan::kStreamed), 12 * GiB);
+  // 11 and 12 GiB cards get lean: the 4 GiB of NTT tables compact, the queries gathered 2^25 values at a
+  // time. Its floor is the H stage's two domain-sized vectors (8 GiB) and the MSM's work space: under 10 GiB,
+  // so an 11 GiB card (~10.5 GiB left after the CUDA context and cuzk's 512 MiB margin) holds it.
+  EXPECT_LT(f.compact_tables, std::size_t(1) << 20);
+  EXPECT_GE(f.need(Plan::kLean), 8 * GiB);
+  EXPECT_LT(f.need(Plan::kLean), 10 * GiB);
+  EXPECT_EQ(f.need(Plan::kLean), f.compact_tables + f.proof_of(Plan::kLean));
+  for (std::size_t gib : {10, 11, 12, 13}) EXPECT_EQ(choose_plan(f, gib * GiB), Plan::kLean) << gib << " GiB";
+  for (std::size_t gib : {15, 16, 24, 32, 48})
+    EXPECT_EQ(choose_plan(f, gib * GiB), Plan::kStreamed) << gib << " GiB";
+  // What the engine logs once per circuit and device, and what it says where nothing fits.
+  EXPECT_EQ(describe_choice(f, 11 * GiB).substr(0, 12), "lean: needs ");
+  EXPECT_NE(describe_choice(f, 11 * GiB).find("of the 11.0 GiB this process may hold"), std::string::npos);
+  EXPECT_EQ(describe_choice(f, 16 * GiB).substr(0, 16), "streamed: needs ");
+  EXPECT_EQ(describe_choice(f, 139 * GiB).substr(0, 16), "resident: needs ");
+  const std::string none = describe_choice(f, 8 * GiB);
+  EXPECT_EQ(
+      none.rfind("no plan fits: the smallest (lean) needs " + format_gib(f.need(Plan::kLean)) + " of", 0), 0u)
+      << none;
+  EXPECT_NE(none.find("8.0 GiB is all this process may hold"), std::string::npos);
+  EXPECT_EQ(format_gib(std::size_t(3) << 29), "1.5 GiB");
+  EXPECT_EQ(format_gib(std::size_t(768) << 10), "0.8 MiB");
 }
 
 }  // namespace
