@@ -109,6 +109,11 @@ Config load_config(const std::optional<std::string>& path) {
     c.engine.pinned_pool = n.value<std::string>() == "auto"
                                ? engine::EngineConfig::kAutoPinnedPool
                                : bytes_value(n, "engine.pinned_pool (a size, or \"auto\")");
+  if (auto n = t["engine"]["host_memory_budget"])
+    c.engine.host_memory_budget =
+        n.value<std::string>() == "auto"
+            ? engine::EngineConfig::kAutoHostMemoryBudget
+            : bytes_value(n, "engine.host_memory_budget (a size, 0 for no limit, or \"auto\")");
   if (auto n = t["engine"]["prestage"]) {
     auto v = n.value<bool>();
     if (!v) throw ConfigError("engine.prestage must be true or false");

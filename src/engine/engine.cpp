@@ -95,12 +95,22 @@ namespace {
 EngineConfig resolved(EngineConfig c) {
   if (c.pinned_pool == EngineConfig::kAutoPinnedPool)
     c.pinned_pool = auto_pinned_pool(physical_memory_bytes());
+  if (c.host_memory_budget == EngineConfig::kAutoHostMemoryBudget)
+    c.host_memory_budget = auto_host_memory_budget(physical_memory_bytes());
   return c;
+}
+
+std::string gib_text(std::size_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(std::size_t(1) << 30));
+  return buf;
 }
 }  // namespace
 
 Engine::Engine(EngineConfig config)
-    : config_(resolved(std::move(config))), repository_(config_.repository, config_.memory_budget) {
+    : config_(resolved(std::move(config))),
+      repository_(config_.repository, config_.memory_budget),
+      host_budget_(config_.host_memory_budget, [this] { return repository_.loaded_bytes(); }) {
   repository_.set_parameter_cache(config_.parameter_cache.empty() ? filecoin::default_parameter_cache()
                                                                   : config_.parameter_cache);
   if (config_.backend != "cpu" && config_.backend != "cuda" && config_.backend != "auto")
@@ -175,8 +185,12 @@ Engine::Engine(EngineConfig config)
 #ifdef CUZK_HAVE_CUDA
   if (pinned_pool_) pool = ", witness pinned pool " + std::to_string(config_.pinned_pool >> 20) + " MiB";
 #endif
+  const std::string host = config_.host_memory_budget
+                               ? ", host memory budget " + gib_text(config_.host_memory_budget) +
+                                     " for keys and witnesses (of " + gib_text(physical_memory_bytes()) + ")"
+                               : ", no host memory budget";
   log("cuzk engine: backend " + backend_ + ", " + std::to_string(workers_.size()) + " workers, repository " +
-      config_.repository.string() + pool);
+      config_.repository.string() + pool + host);
 }
 
 std::vector<int> Engine::gpu_ordinals(int gpus) const {
@@ -216,6 +230,30 @@ void Engine::warn_pinned_pool_too_small(const std::string& circuit_id, std::size
       ") is larger than engine.pinned_pool, so its partitions are never pre-staged "
       "(prestage_setup=fallback): "
       "raise engine.pinned_pool to at least twice that to stage one per worker");
+}
+
+HostMemoryBudget::Reservation Engine::reserve_witness(Job& job, std::size_t bytes, PartitionResult& r) {
+  bool tell = false;
+  {
+    std::lock_guard lock(mutex_);
+    tell = host_budget_.budget() && witness_budget_told_.insert(job.circuit->id).second;
+  }
+  if (tell) {
+    const std::size_t fit = host_budget_.fitting(bytes), workers = workers_.size();
+    log("cuzk: circuit " + job.circuit->id + ": " + gib_text(bytes) +
+        " of host memory per partition's witness; " + std::to_string(fit) + " fit beside the keys (" +
+        gib_text(repository_.loaded_bytes()) + ") in the host memory budget of " +
+        gib_text(host_budget_.budget()) +
+        (fit < workers ? ", so " + std::to_string(fit) + " of the " + std::to_string(workers) +
+                             " workers make one at a time (engine.host_memory_budget)"
+                       : ""));
+  }
+  double waited = 0;
+  auto slot = host_budget_.reserve(
+      bytes, [&] { return job.cancel.load(); }, &waited);
+  if (waited >= 1) r.stages.add_detail("host_memory_wait", waited);
+  if (!slot.bytes() && bytes > 0 && host_budget_.budget()) throw groth16::Cancelled();
+  return slot;
 }
 
 std::shared_ptr<Engine::Job> Engine::find(const std::string& job_id) const {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "cuda/fault_plan.hpp"
+#include "engine/host_budget.hpp"
 #include "engine/priority.hpp"
 #include "engine/repository.hpp"
 #include "engine/scheduler.hpp"
@@ -206,6 +207,11 @@ struct EngineConfig {
   bool prestage = true;
   static constexpr std::size_t kAutoPinnedPool = ~std::size_t{0};
   std::size_t pinned_pool = kAutoPinnedPool;
+  // Host bytes for loaded keys and the bellperson witnesses in flight together (engine/host_budget.hpp): a
+  // worker waits before synthesizing (or reading) a partition while they would exceed it. kAuto (the
+  // default, "auto"): physical memory less a tenth (at least 8 GiB); 0: no limit.
+  static constexpr std::size_t kAutoHostMemoryBudget = ~std::size_t{0};
+  std::size_t host_memory_budget = kAutoHostMemoryBudget;
   // "thread": workers prove in this process. "process": each GPU (or the CPU pool) is served by a worker
   // process (`worker_exe`, default cuzk-worker next to this executable) running its own engine on the same
   // repository; a worker process that crashes, or exits after a sticky CUDA fault (the only way this driver
@@ -327,12 +333,17 @@ class Engine {
   void log(const std::string& line) const;
   // Once per circuit: its partitions' input cannot fit the pinned pool at all (a setting to raise).
   void warn_pinned_pool_too_small(const std::string& circuit_id, std::size_t bytes);
+  // Before a bellperson partition's witness is made: its bytes reserved in the host budget (waiting while
+  // there is no room; throws groth16::Cancelled if the job is cancelled meanwhile), and once per circuit a
+  // line saying how many witnesses fit beside the keys.
+  HostMemoryBudget::Reservation reserve_witness(Job& job, std::size_t bytes, PartitionResult& r);
   std::shared_ptr<Job> find(const std::string& job_id) const;  // with mutex_ held
   void forget_old_jobs();                                      // with mutex_ held
 
   EngineConfig config_;
   std::string backend_;
   Repository repository_;
+  HostMemoryBudget host_budget_;  // keys (the repository's) and bellperson witnesses in flight
   Scheduler scheduler_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
@@ -344,6 +355,7 @@ class Engine {
   std::map<std::string, std::uint64_t> partitions_by_plan_;      // guarded by mutex_
   std::map<std::string, std::uint64_t> partitions_by_prestage_;  // guarded by mutex_
   std::set<std::string> pool_warned_;                            // guarded by mutex_
+  std::set<std::string> witness_budget_told_;                    // guarded by mutex_
   cuda::FaultPlan corrupt_;                                      // injected proof corruption
 #ifdef CUZK_HAVE_CUDA
   std::unique_ptr<cuda::PinnedPool> pinned_pool_;  // witness staging; null when pre-staging is off

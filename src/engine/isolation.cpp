@@ -62,29 +62,20 @@ void Engine::start_worker_processes(int gpus) {
         std::filesystem::is_directory("/dev/shm") ? "/dev/shm" : std::filesystem::temp_directory_path();
   remove_stale_spool_files(config_.spool_dir);
   // Everything the child's engine needs from ours; faults travel too (and CUZK_FAULT_* in the environment).
-  std::vector<std::string> common = {config_.worker_exe.string(),
-                                     "--repository",
-                                     config_.repository.string(),
-                                     "--memory-budget",
-                                     std::to_string(config_.memory_budget),
-                                     "--pinned-budget",
-                                     std::to_string(config_.pinned_budget),
-                                     "--max-witness-bytes",
-                                     std::to_string(config_.max_witness_bytes),
-                                     "--max-attempts",
-                                     std::to_string(config_.max_attempts),
-                                     "--vram-limit",
-                                     std::to_string(config_.vram_limit),
-                                     "--vram-margin",
-                                     std::to_string(config_.vram_margin),
-                                     "--pinned-pool",
-                                     std::to_string(config_.prestage ? config_.pinned_pool : 0),
-                                     "--fault-alloc",
-                                     fault_arg(config_.fault_alloc),
-                                     "--fault-sticky",
-                                     fault_arg(config_.fault_sticky),
-                                     "--fault-corrupt",
-                                     fault_arg(config_.fault_corrupt)};
+  std::vector<std::string> common = {
+      config_.worker_exe.string(), "--repository", config_.repository.string(), "--memory-budget",
+      std::to_string(config_.memory_budget), "--pinned-budget", std::to_string(config_.pinned_budget),
+      "--max-witness-bytes", std::to_string(config_.max_witness_bytes), "--max-attempts",
+      std::to_string(config_.max_attempts), "--vram-limit", std::to_string(config_.vram_limit),
+      "--vram-margin", std::to_string(config_.vram_margin), "--pinned-pool",
+      std::to_string(config_.prestage ? config_.pinned_pool : 0),
+      // Each worker process makes its partitions' witnesses and holds its own
+      // copy of the keys: the host budget is split between them.
+      "--host-memory-budget",
+      std::to_string(config_.host_memory_budget /
+                     std::max<std::size_t>(1, backend_ == "cuda" ? gpu_ordinals(gpus).size() : 1)),
+      "--fault-alloc", fault_arg(config_.fault_alloc), "--fault-sticky", fault_arg(config_.fault_sticky),
+      "--fault-corrupt", fault_arg(config_.fault_corrupt)};
   if (!config_.pin_keys) common.push_back("--no-pin");
   if (!config_.self_check) common.push_back("--no-self-check");
   auto logger = [this](const std::string& line) { log(line); };

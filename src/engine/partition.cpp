@@ -360,6 +360,12 @@ void Engine::synthesize_porep(Worker&, Job& job, std::uint32_t partition, Partit
 void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
   namespace bp = groth16::bellperson;
   const auto& params = std::get<io::bellperson::Params>(job.circuit->key);
+  // The witness this partition holds until its proof is done: a, b, c over the domain and [inputs, aux].
+  const auto n = params.lengths();
+  const auto witness_slot =
+      job.porep || !job.witness_paths.empty()
+          ? reserve_witness(job, (3 * (n.h + 1) + params.vk.ic.size() + n.l) * sizeof(bp::Fr), r)
+          : HostMemoryBudget::Reservation{};
   bp::Assignment loaded;
 #ifdef CUZK_HAVE_CUDA
   const auto too_large = [&](std::size_t bytes) { warn_pinned_pool_too_small(job.circuit->id, bytes); };

@@ -243,8 +243,10 @@ TEST(Daemon, WorkerProcessesThatDieAreStartedAgainAndClientsSeeOnlyProofs) {
   test::TempRepository repo;
   auto w = repo.add<Bn254>("c", 200, 2);
   ::setenv("CUZK_FAULT_WORKER_CRASH_EVERY", "3", 1);
-  // pinned_pool = "auto" (the default, spelt out): the parent resolves it and passes bytes to its workers.
-  Daemon d(repo.root(), "[engine]\nisolation = \"process\"\ncpu_workers = 1\npinned_pool = \"auto\"\n");
+  // pinned_pool = "auto" (the default, spelt out): the parent resolves it and passes bytes to its workers, as
+  // it does its share of the host memory budget.
+  Daemon d(repo.root(), "[engine]\nisolation = \"process\"\ncpu_workers = 1\npinned_pool = \"auto\"\n"
+                        "host_memory_budget = \"64GiB\"\n");
   ::unsetenv("CUZK_FAULT_WORKER_CRASH_EVERY");
   for (int i = 0; i < 5; ++i)  // requests 3 and 6 of the worker processes kill them: two restarts
     expect_valid<Bn254>(repo.root(), "c", prove(d, "p" + std::to_string(i), "c", w[i % 2]));

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <mutex>
+
 #include <atomic>
 #include <thread>
 
@@ -352,6 +354,37 @@ TEST(Engine, BellpersonCircuitOfTenPartitionsReturns1920Bytes) {
   expect_refused(e, {"p", "porep", std::nullopt, {}, other}, "CZKA");
 }
 
+// A host memory budget that holds the key and one witness only: two workers take turns making witnesses
+// (one is always let through), every partition still proves, and the engine says how many fit.
+TEST(Engine, HostMemoryBudgetOfOneWitnessProvesEveryPartitionInTurn) {
+  test::TempRepository repo;
+  repo.add_bellperson("porep", 10, 4);
+  auto cfg = cpu_config(repo.root(), 2);
+  cfg.host_memory_budget = 1;  // less than the key alone
+  std::mutex m;
+  std::vector<std::string> lines;
+  cfg.log = [&](const std::string& l) {
+    std::lock_guard lock(m);
+    lines.push_back(l);
+  };
+  Engine e(cfg);
+  const auto dir = repo.root() / "porep";
+  std::vector<std::string> paths;
+  for (int i = 0; i < 4; ++i) paths.push_back((dir / ("assignment-" + std::to_string(i) + ".bin")).string());
+  const auto r = e.await(e.submit({"p", "porep", std::nullopt, {}, paths}).job_id);
+  ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+  for (const auto& p : r.partitions) EXPECT_EQ(p.proof_bytes.size(), 192u);
+  std::lock_guard lock(m);
+  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.find("host memory budget 0.0 GiB for keys and witnesses") != std::string::npos;
+  }));
+  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
+    return l.find("circuit porep: ") != std::string::npos &&
+           l.find("1 fit beside the keys") != std::string::npos &&
+           l.find("so 1 of the 2 workers make one at a time") != std::string::npos;
+  })) << "no line on the host budget's witnesses";
+}
+
 TEST(Engine, WitnessFilesAreCheckedAtSubmitAndDecodedWhenTheirPartitionRuns) {
   test::TempRepository repo;
   repo.add<Bn254>("two", 300, 2, "partitions = 2\n");
@@ -478,6 +511,10 @@ TEST(Engine, EvictFreesAndTheNextJobReloads) {
   EXPECT_EQ(e.status().repository_bytes, 0u);
   EXPECT_THROW(e.preload("missing"), RequestError);
   EXPECT_EQ(e.await(e.submit({"x", "c", std::nullopt, w}).job_id).status, JobStatus::kCompleted);
+}
+
+TEST(EngineConfig, AutoHostMemoryBudgetIsTheDefault) {
+  EXPECT_EQ(EngineConfig{}.host_memory_budget, EngineConfig::kAutoHostMemoryBudget);
 }
 
 TEST(EngineConfig, AutoPinnedPoolIsAThirdOfHostMemoryUpTo64GiB) {
