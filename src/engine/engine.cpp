@@ -540,6 +540,11 @@ Repository::PreloadResult Engine::preload(const std::string& circuit_id) {
     filecoin::porep_densities(*builtin->porep);
     r.load_ms += ms_between(t0, Clock::now());
   }
+#ifdef CUZK_HAVE_CUDA
+  // Which plan the key takes on each GPU, or that none fits: said at the preload, before any partition.
+  if (processes_.empty() && backend_ == "cuda")
+    if (const auto c = repository_.acquire(circuit_id); c && !c->verifying_only) report_plans(*c);
+#endif
   if (processes_.empty()) return r;
   // The proving key lives in the worker processes: load it there, every one of them.
   r = {true, 0};

@@ -313,6 +313,8 @@ class Engine {
   // partition or preload). `footprint` is called only then.
   void report_plan(Device& device, const std::string& circuit_id,
                    const std::function<groth16::gpu::Footprint()>& footprint);
+  // The same for every GPU of this process, at a preload (a verifying-only key has no plan to report).
+  void report_plans(const Circuit& circuit);
   // In the GPU region, runs `prove` (a GPU prover) in the device's books: the staging area learns the
   // proof's estimated need (`proof_bytes`) and what it really took, and device memory still held after it
   // is logged and counted as a leak. `ready_bytes`: its pre-staged input, which the proof frees.

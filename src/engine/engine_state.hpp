@@ -133,7 +133,8 @@ struct Engine::Device {
   std::mutex gpu;  // held only around the GPU region of a proof
 #ifdef CUZK_HAVE_CUDA
   std::map<std::string, DeviceKey> keys;  // by circuit id; guarded by `gpu`
-  std::set<std::string> plans_reported;   // circuits whose plan here was logged (report_plan); by `gpu`
+  std::mutex plans_mutex;                 // guards plans_reported (taken outside the GPU region too)
+  std::set<std::string> plans_reported;   // circuits whose plan here was logged (report_plan)
   // CUDA contexts recreated so far; written under `gpu`, read without it by pre-staging workers.
   std::atomic<std::uint64_t> generation{0};
   StagingArea staging;

@@ -24,6 +24,7 @@
 #include "io/wtns.hpp"
 
 #ifdef CUZK_HAVE_CUDA
+#include "cuda/current_device_guard.hpp"
 #include "cuda/device.hpp"
 #include "cuda/error.hpp"
 #include "cuda/event.hpp"
@@ -107,9 +108,32 @@ std::unique_lock<std::mutex> Engine::enter_gpu(Worker& w, double* waited_ms) {
 
 void Engine::report_plan(Device& d, const std::string& circuit_id,
                          const std::function<groth16::gpu::Footprint()>& footprint) {
-  if (!d.plans_reported.insert(circuit_id).second) return;
+  {
+    std::lock_guard lock(d.plans_mutex);
+    if (!d.plans_reported.insert(circuit_id).second) return;
+  }
+  const cuda::CurrentDeviceGuard on(d.ordinal);
   log("cuzk: GPU " + std::to_string(d.ordinal) + ", circuit " + circuit_id + ": " +
       groth16::gpu::describe_choice(footprint(), cuda::vram_capacity()));
+}
+
+void Engine::report_plans(const Circuit& c) {
+  for (auto& d : devices_) {
+    if (d->lost) continue;
+    try {
+      report_plan(*d, c.id, [&] {
+        return std::visit(
+            [](const auto& key) -> groth16::gpu::Footprint {
+              if constexpr (std::is_same_v<std::decay_t<decltype(key)>, io::bellperson::Params>)
+                return groth16::bellperson::gpu_footprint(key);
+              else
+                return groth16::gpu::footprint(key);
+            },
+            c.key);
+      });
+    } catch (const cuda::CudaError&) {  // the device in trouble: its first partition finds out and recovers
+    }
+  }
 }
 
 // A pinned lease that an assignment's columns may view too (decoded in place) while a staging uploads it.
