@@ -64,6 +64,14 @@ struct CircuitPorepArgs {
 };
 int run_circuit_porep(const CircuitPorepArgs& args);
 
+// cuzk circuit post | winning: the fallback PoSt circuit's size (one WindowPoSt partition, or WinningPoSt).
+struct CircuitPostArgs {
+  std::string sector_size;
+  bool winning = false;
+  bool json = false;
+};
+int run_circuit_post(const CircuitPostArgs& args);
+
 // cuzk prove-porep / verify-porep: Filecoin PoRep C2 from a C1 output (Curio's envelope or the bare
 // SealCommitPhase1Output JSON), as the daemon proves it, and its check (docs/filecoin.md).
 struct ProvePorepArgs {

@@ -112,6 +112,16 @@ int main(int argc, char** argv) {
   cp->add_option("--record", cpa.record_dir,
                  "Record the matrices instead (record mode) and write DIR/porep-<size>.cpce");
   cp->add_option("--threads", threads, "Worker threads (default: all cores)")->check(CLI::PositiveNumber);
+  CircuitPostArgs cwa, cwi;
+  cwi.winning = true;
+  auto* cw = circuit->add_subcommand(
+      "post", "Filecoin's WindowPoSt partition circuit: constraints, variables, non-zeros, densities");
+  auto* cwn = circuit->add_subcommand(
+      "winning", "Filecoin's WinningPoSt circuit: constraints, variables, non-zeros, densities");
+  for (auto [sub, args] : {std::pair{cw, &cwa}, std::pair{cwn, &cwi}}) {
+    sub->add_option("--sector-size", args->sector_size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->required();
+    sub->add_flag("--json", args->json, "Print one JSON object");
+  }
 
   std::string info_path;
   bool info_devices = false;
@@ -143,6 +153,8 @@ int main(int argc, char** argv) {
     if (pb->parsed()) return run_prove_bellperson(pbp);
     if (vb->parsed()) return run_verify_bellperson(vbp);
     if (cp->parsed()) return run_circuit_porep(cpa);
+    if (cw->parsed()) return run_circuit_post(cwa);
+    if (cwn->parsed()) return run_circuit_post(cwi);
     if (pp->parsed()) return run_prove_porep(ppa);
     if (vp->parsed()) return run_verify_porep(vpa);
   } catch (const std::bad_alloc&) {

@@ -73,4 +73,25 @@ grep -q "unknown PoRep sector size '4KiB'.*2KiB, 8MiB, 512MiB, 32GiB and 64GiB" 
   { cat "$W/out.txt" >&2; fail "4KiB: the message should name the valid sizes"; }
 # No sector size: a usage error.
 "$CUZK" circuit porep >/dev/null 2>&1 && fail "a missing --sector-size was accepted"
+
+# The fallback PoSt circuits (issue 32): WindowPoSt at 32 GiB is rust-fil-proofs' 125,279,217 constraints with
+# 2,349 sectors; WinningPoSt is 66 sectors of one challenge; an unknown size fails as for PoRep.
+"$CUZK" circuit post --sector-size 32GiB >"$W/post.txt" 2>/dev/null || fail "post run"
+grep -Eq "^  constraints +125,279,217 synthesized" "$W/post.txt" || { cat "$W/post.txt" >&2; fail "post: constraints"; }
+grep -Eq "^  inputs +25,840 \(ONE included\)" "$W/post.txt" || fail "post: inputs"
+grep -Eq "^  sectors +2349 per partition" "$W/post.txt" || fail "post: sectors"
+"$CUZK" circuit winning --sector-size 64GiB --json >"$W/winning.json" 2>/dev/null || fail "winning run"
+python3 - "$W/winning.json" <<'PY' || fail "winning json"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["circuit"] == "winning-post" and j["sectors"] == 66 and j["challenges_per_sector"] == 1, j
+assert j["inputs"] == 1 + 66 * 2 and j["tree_r_last"]["top_arity"] == 2, j
+# 64 GiB WindowPoSt is 2,300 sectors of 313 + 10 per-challenge rows = 129,887,900: one challenge a sector here.
+per_sector = 129887900 // 2300
+per_challenge = (per_sector - 313) // 10
+assert j["constraints_synthesized"] == 66 * (313 + per_challenge), j["constraints_synthesized"]
+PY
+"$CUZK" circuit post --sector-size 4KiB >"$W/out.txt" 2>&1 && fail "post: 4KiB accepted"
+grep -q "unknown PoSt sector size '4KiB'.*2KiB, 8MiB, 512MiB, 32GiB and 64GiB" "$W/out.txt" ||
+  { cat "$W/out.txt" >&2; fail "post 4KiB: message"; }
 echo "circuit_cli: OK"

@@ -1,0 +1,55 @@
+#include "filecoin/post_test_data.hpp"
+
+#include <array>
+#include <random>
+
+#include "ff/encoding.hpp"
+#include "filecoin/porep_vanilla_verify.hpp"
+#include "filecoin/poseidon.hpp"
+#include "filecoin/sparse_merkle.hpp"
+
+namespace cuzk::filecoin {
+
+namespace {
+
+// A deterministic element for (seed, sector, tag, a, b).
+Fr element(std::uint64_t seed, unsigned sector, std::uint64_t tag, std::uint64_t a, std::uint64_t b = 0) {
+  std::seed_seq seq{seed, std::uint64_t{sector}, tag, a, b};
+  std::mt19937_64 rng(seq);
+  return ff::random_element<Fr>(rng);
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> test_post_challenges(const PostParams& params, unsigned sector,
+                                                std::uint64_t seed) {
+  std::seed_seq seq{seed, std::uint64_t{sector}, std::uint64_t{0xc4a1}};
+  std::mt19937_64 rng(seq);
+  std::vector<std::uint64_t> out(params.challenges);
+  for (auto& c : out) c = rng() % params.nodes;
+  return out;
+}
+
+std::vector<PostSectorProof> make_test_post_sectors(const PostParams& params, std::uint64_t seed) {
+  std::vector<PostSectorProof> sectors(params.sectors);
+  for (unsigned s = 0; s < params.sectors; ++s) {
+    PostSectorProof& p = sectors[s];
+    SparseMerkleTree tree(
+        tree_arities(params.tree), tree_poseidon_hash,
+        [seed, s](unsigned level, std::uint64_t position) { return element(seed, s, 1, level, position); });
+    const auto challenges = test_post_challenges(params, s, seed);
+    for (std::uint64_t c : challenges) tree.set_leaf(c, element(seed, s, 2, c));
+    tree.build();
+    for (std::uint64_t c : challenges) {
+      p.leafs.push_back(element(seed, s, 2, c));
+      p.paths.push_back(tree.path(c));
+    }
+    p.comm_r_last = tree.root();
+    p.comm_c = element(seed, s, 3, 0);
+    const std::array<Fr, 2> preimage{p.comm_c, p.comm_r_last};
+    p.comm_r = poseidon_hash(preimage);
+  }
+  return sectors;
+}
+
+}  // namespace cuzk::filecoin

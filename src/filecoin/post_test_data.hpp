@@ -1,0 +1,21 @@
+// TEST-ONLY PoSt sector proofs that satisfy the fallback PoSt circuit (post_circuit.hpp): per sector a sparse
+// tree R holding its challenged leaves (random values, random filler elsewhere: sparse_merkle.hpp),
+// comm_r_last its root, comm_c random and comm_r = Poseidon2(comm_c, comm_r_last). The challenged leaves are
+// drawn from the seed, not derived from randomness as Filecoin's are (the vanilla-proof reader checks those).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "filecoin/post_circuit.hpp"
+
+namespace cuzk::filecoin {
+
+// The challenged leaf indices of sector `sector` (params.challenges of them, below params.nodes).
+std::vector<std::uint64_t> test_post_challenges(const PostParams& params, unsigned sector,
+                                                std::uint64_t seed);
+
+// params.sectors sector proofs.
+std::vector<PostSectorProof> make_test_post_sectors(const PostParams& params, std::uint64_t seed);
+
+}  // namespace cuzk::filecoin
