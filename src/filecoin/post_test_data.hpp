@@ -4,10 +4,12 @@
 // drawn from the seed, not derived from randomness as Filecoin's are (the vanilla-proof reader checks those).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
 #include "filecoin/post_circuit.hpp"
+#include "filecoin/post_vanilla.hpp"
 
 namespace cuzk::filecoin {
 
@@ -17,5 +19,11 @@ std::vector<std::uint64_t> test_post_challenges(const PostParams& params, unsign
 
 // params.sectors sector proofs.
 std::vector<PostSectorProof> make_test_post_sectors(const PostParams& params, std::uint64_t seed);
+
+// One sector's vanilla proof as Curio sends it, challenged where `randomness` says (post_challenges), with
+// params.challenges challenges.
+PostVanillaProof make_test_post_vanilla_proof(const PostParams& params,
+                                              const std::array<std::uint8_t, 32>& randomness,
+                                              std::uint64_t sector_id, std::uint64_t seed);
 
 }  // namespace cuzk::filecoin
