@@ -10,8 +10,7 @@
 #include "engine/engine_state.hpp"
 #include "engine/worker_process.hpp"
 #include "filecoin/circuit_catalog.hpp"
-#include "filecoin/porep_assignment.hpp"
-#include "filecoin/porep_synthesis.hpp"
+#include "filecoin/vanilla_job.hpp"
 #include "groth16/bellperson.hpp"
 #include "groth16/prover.hpp"
 #include "io/bellperson_assignment.hpp"
@@ -72,7 +71,7 @@ void release_inputs(auto& job) {
   job.circuit.reset();
   job.witnesses = {};
   job.witness_paths = {};
-  job.porep.reset();
+  job.vanilla.reset();
   for (const auto& path : job.spooled) {
     std::error_code ec;
     std::filesystem::remove(path, ec);
@@ -311,58 +310,58 @@ std::vector<groth16::bellperson::Assignment> Engine::check_assignments(const io:
   return out;
 }
 
-std::shared_ptr<const filecoin::PorepC2Input> Engine::read_porep_job(SubmitRequest& req) const {
+std::shared_ptr<const filecoin::VanillaJob> Engine::read_vanilla_job(SubmitRequest& req) const {
   if (!req.witnesses.empty() || !req.witness_paths.empty())
-    throw RequestError("a PoRep C1 job brings the C1 output, not witnesses");
+    throw RequestError("a vanilla-proof job brings its vanilla proofs, not witnesses");
   if (!processes_.empty())
     throw RequestError(
-        "PoRep C1 jobs are not served with engine.isolation = \"process\" yet (use \"thread\")");
-  std::shared_ptr<filecoin::PorepC2Input> in;
+        "vanilla-proof jobs (PoRep C2, PoSt) are not served with engine.isolation = \"process\" yet (use "
+        "\"thread\")");
+  std::shared_ptr<const filecoin::VanillaJob> in;
   try {
-    in = std::make_shared<filecoin::PorepC2Input>(
-        filecoin::read_porep_c1(req.porep_c1, "the C1 output", req.sector_size));
+    in = filecoin::read_vanilla_job(*req.vanilla);
   } catch (const std::exception& e) {
     throw RequestError(e.what());
   }
-  req.porep_c1 = {};
-  if (req.circuit_id.empty()) req.circuit_id = filecoin::porep_circuit(in->params()).id;
+  req.vanilla.reset();
+  if (req.circuit_id.empty()) req.circuit_id = in->circuit().id;
   return in;
 }
 
 namespace {
-// A PoRep C1 job's circuit must be a bellperson key of the size the C1 output's circuit synthesizes.
-void check_porep_key(const Circuit& circuit, const filecoin::PorepC2Input& in) {
+// A vanilla-proof job's circuit must be a bellperson key of the size its circuit synthesizes.
+void check_vanilla_key(const Circuit& circuit, const filecoin::VanillaJob& in) {
   if (!circuit.bellperson())
-    throw RequestError("circuit '" + circuit.id + "' is not a bellperson (Filecoin .params) circuit; a " +
-                       std::string(in.proof->name) + " C1 output needs Filecoin's PoRep parameters");
-  const filecoin::PorepLayout& layout = filecoin::porep_layout(in.params());
+    throw RequestError("circuit '" + circuit.id + "' is not a bellperson (Filecoin .params) circuit; " +
+                       in.describe() + " needs Filecoin's parameters (" + in.circuit().description + ")");
+  const auto size = in.size();
   try {
-    groth16::bellperson::check_sizes(std::get<io::bellperson::Params>(circuit.key), layout.prover_rows(),
-                                     layout.inputs(), layout.aux());
+    groth16::bellperson::check_sizes(std::get<io::bellperson::Params>(circuit.key), size.prover_rows,
+                                     size.inputs, size.aux);
   } catch (const groth16::bellperson::Error& e) {
-    throw RequestError("circuit '" + circuit.id + "' is not the " + in.params().name +
-                       " PoRep circuit's key (" + e.what() + ")");
+    throw RequestError("circuit '" + circuit.id + "' is not the key of " + in.circuit().description + " (" +
+                       e.what() + ")");
   }
 }
 }  // namespace
 
 Engine::Submitted Engine::submit(SubmitRequest req) {
   if (req.request_id.size() > 256) throw RequestError("request_id is longer than 256 characters");
-  const auto porep = req.porep_c1.empty() ? nullptr : read_porep_job(req);
+  const auto vanilla = req.vanilla ? read_vanilla_job(req) : nullptr;
   std::shared_ptr<const Circuit> circuit;
   try {
     circuit = repository_.acquire(req.circuit_id);
   } catch (const RepositoryError& e) {
     throw RequestError(e.what());
   }
-  if (porep) check_porep_key(*circuit, *porep);
-  const std::uint32_t parts = porep                  ? static_cast<std::uint32_t>(porep->partitions.size())
+  if (vanilla) check_vanilla_key(*circuit, *vanilla);
+  const std::uint32_t parts = vanilla                ? vanilla->partitions()
                               : req.single_partition ? 1
                                                      : circuit->config.partitions;
   if (!req.witnesses.empty() && !req.witness_paths.empty())
     throw RequestError("a job brings its witnesses either inline or as file paths, not both");
   const std::size_t given = req.witnesses.size() + req.witness_paths.size();
-  if (!porep && given != parts)
+  if (!vanilla && given != parts)
     throw RequestError("circuit '" + circuit->id + "' takes " + std::to_string(parts) + " partition witness" +
                        (parts == 1 ? "" : "es") + " per job; the request has " + std::to_string(given));
   auto job = std::make_shared<Job>();
@@ -385,9 +384,10 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
   // Parse and check every witness now, so a malformed one is this client's error, not a failed job. Files
   // are only checked (header, length, first value): decoded when their partition runs, so a queued job
   // does not hold ten PoRep-size witnesses in memory.
-  if (porep)
-    job->porep = porep;
-  else if (circuit->bellperson())
+  if (vanilla) {
+    job->vanilla = vanilla;
+    job->kind = filecoin::to_string(vanilla->circuit().kind);
+  } else if (circuit->bellperson())
     job->witnesses = check_assignments(std::get<io::bellperson::Params>(circuit->key), req);
   else
     io::with_curve(circuit->curve, [&]<class C>() {
@@ -454,6 +454,7 @@ JobResult Engine::snapshot(const Job& job, bool with_proofs) const {
   r.job_id = job.id;
   r.request_id = job.request_id;
   r.circuit_id = job.circuit_id;
+  r.kind = job.kind;
   r.priority = job.priority;
   r.status = job.status;
   r.error = job.error;
@@ -536,8 +537,7 @@ Repository::PreloadResult Engine::preload(const std::string& circuit_id) {
   // 32 GiB on 16 cores) are made now rather than by the first partitions, which would each make them.
   if (const auto* builtin = filecoin::find_filecoin_circuit(circuit_id)) {
     const auto t0 = Clock::now();
-    filecoin::porep_layout(*builtin->porep);
-    filecoin::porep_densities(*builtin->porep);
+    filecoin::prepare_circuit(*builtin);
     r.load_ms += ms_between(t0, Clock::now());
   }
 #ifdef CUZK_HAVE_CUDA

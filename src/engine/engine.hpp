@@ -42,8 +42,9 @@ struct Footprint;
 }
 
 namespace cuzk::filecoin {
-struct PorepC2Input;
-}
+class VanillaJob;
+struct VanillaRequest;
+}  // namespace cuzk::filecoin
 
 namespace cuzk::engine {
 
@@ -72,11 +73,11 @@ struct SubmitRequest {
   // One partition of the circuit, whichever it is (one witness, whatever circuit.toml says): how a worker
   // process (engine.isolation = "process") takes its parent's partitions.
   bool single_partition = false;
-  // A Filecoin PoRep C2 job instead of witnesses: Curio's C1 envelope (or the bare SealCommitPhase1Output
-  // JSON), read and checked at submit (filecoin/porep_c2.hpp). Its partitions are synthesized from it as they
-  // run. circuit_id may be left empty: the registered proof inside names the circuit (porep-32g, …).
-  std::vector<std::uint8_t> porep_c1 = {};
-  std::uint64_t sector_size = 0;  // bytes; when set, the C1 output must be for this sector size
+  // A Filecoin job instead of witnesses, as vanilla proofs (filecoin/vanilla_job.hpp): PoRep C2 from Curio's
+  // C1 envelope, a WindowPoSt partition or a WinningPoSt from sector proofs. Read and checked at submit; its
+  // partitions are synthesized from it as they run. circuit_id may be left empty: the request names its
+  // circuit (porep-32g, wpost-32g, winning-32g, …).
+  std::shared_ptr<const filecoin::VanillaRequest> vanilla = {};
 };
 
 struct PartitionResult {
@@ -96,6 +97,9 @@ struct PartitionResult {
 
 struct JobResult {
   std::string job_id, request_id, circuit_id;
+  // What is proved: "porep", "window_post", "winning_post" (Filecoin vanilla proofs), or "circuit"
+  // (witnesses for a repository circuit). A label of the timing line, /status and /metrics.
+  std::string kind;
   Priority priority = Priority::kNormal;
   JobStatus status = JobStatus::kQueued;
   bool timed_out = false;  // await() gave up before the job finished
@@ -287,11 +291,11 @@ class Engine {
   // False when retrying cannot help (not a CUDA error, or one of kind other).
   bool recover(Worker& worker, const std::string& circuit_id, const std::exception& error, bool repeated);
   void prove_bellperson(Worker& worker, Job& job, std::uint32_t partition, PartitionResult& r);
-  // A PoRep C1 job's partition synthesized (into `lend`'s memory where it lends some) and checked: every row,
-  // the public inputs against the challenges', the sizes against the key. Throws what it finds.
-  void synthesize_porep(Worker& worker, Job& job, std::uint32_t partition, PartitionResult& r,
-                        groth16::bellperson::Assignment& out,
-                        const io::bellperson_assignment::Lend& lend = {});
+  // A vanilla-proof job's partition synthesized (into `lend`'s memory where it lends some) and checked: every
+  // row, the public inputs against the challenges', the sizes against the key. Throws what it finds.
+  void synthesize_vanilla(Job& job, std::uint32_t partition, PartitionResult& r,
+                          groth16::bellperson::Assignment& out,
+                          const io::bellperson_assignment::Lend& lend = {});
   // isolation = process: the worker's process proves it; this one checks the proof.
   void prove_in_worker_process(Worker& worker, Job& job, std::uint32_t partition, PartitionResult& r);
   void start_worker_processes(int gpus);
@@ -322,8 +326,9 @@ class Engine {
                        const std::function<void()>& prove);
 #endif
   std::string sized_witness(const SubmitRequest& req, std::size_t i, const char* what) const;
-  // A PoRep C1 job's input, read and checked (throws RequestError); sets req.circuit_id when it is empty.
-  std::shared_ptr<const filecoin::PorepC2Input> read_porep_job(SubmitRequest& req) const;
+  // A vanilla-proof job's input, read and checked (throws RequestError); sets req.circuit_id when it is
+  // empty.
+  std::shared_ptr<const filecoin::VanillaJob> read_vanilla_job(SubmitRequest& req) const;
   std::vector<groth16::bellperson::Assignment> check_assignments(const io::bellperson::Params& params,
                                                                  SubmitRequest& req) const;
   void finish_partition(Job& job, std::uint32_t partition, PartitionResult result);

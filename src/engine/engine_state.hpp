@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "engine/engine.hpp"
-#include "filecoin/porep_c2.hpp"
+#include "filecoin/vanilla_job.hpp"
 
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/stream.hpp"
@@ -46,6 +46,7 @@ using Witnesses = std::vector<std::vector<typename Curve::Fr>>;
 struct Engine::Job {
   std::uint64_t seq = 0;
   std::string id, request_id, circuit_id;
+  std::string kind = "circuit";  // JobResult::kind
   Priority priority = Priority::kNormal;
   std::shared_ptr<const Circuit> circuit;
   // Inline witnesses, decoded at submit (bellperson circuits: synthesized assignments).
@@ -53,8 +54,8 @@ struct Engine::Job {
       witnesses;
   std::vector<std::string>
       witness_paths;  // or files, checked at submit and decoded when their partition runs
-  // Or a Filecoin PoRep C1 output, checked at submit; each partition is synthesized from it when it runs.
-  std::shared_ptr<const filecoin::PorepC2Input> porep;
+  // Or Filecoin vanilla proofs, checked at submit; each partition is synthesized from them when it runs.
+  std::shared_ptr<const filecoin::VanillaJob> vanilla;
   std::vector<PartitionResult> parts;
   JobStatus status = JobStatus::kQueued;
   std::string error;

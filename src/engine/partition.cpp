@@ -15,7 +15,7 @@
 #include "engine/engine_state.hpp"
 #include "engine/worker_process.hpp"
 #include "ff/random.hpp"
-#include "filecoin/porep_assignment.hpp"
+#include "filecoin/vanilla_job.hpp"
 #include "groth16/bellperson.hpp"
 #include "groth16/prover.hpp"
 #include "groth16/verifier.hpp"
@@ -353,26 +353,20 @@ cuda::DeviceBuffer<Fr>* take_staged(Prestaged<Fr>* staged, W& w, PartitionResult
 }
 #endif
 
-void Engine::synthesize_porep(Worker&, Job& job, std::uint32_t partition, PartitionResult& r,
-                              groth16::bellperson::Assignment& out,
-                              const io::bellperson_assignment::Lend& lend) {
-  const filecoin::PorepC2Input& in = *job.porep;
+void Engine::synthesize_vanilla(Job& job, std::uint32_t partition, PartitionResult& r,
+                                groth16::bellperson::Assignment& out,
+                                const io::bellperson_assignment::Lend& lend) {
   const std::string what = "partition " + std::to_string(partition);
   const auto t0 = Clock::now();
   {
-    // Before any GPU time is spent on it: a vanilla proof that does not satisfy the circuit (a·b ≠ c in some
-    // row, checked as each row is evaluated) cannot give a proof that verifies.
+    // Before any GPU time is spent on it: vanilla proofs that do not satisfy the circuit (a·b ≠ c in some
+    // row, checked as each row is evaluated), or whose public inputs are not the ones the chain's
+    // challenges give, cannot give a proof that verifies.
     groth16::StageTimer t(&r.stages, "synthesis");
-    out = filecoin::checked_porep_prover_assignment(in.params(), in.partitions[partition], what, lend);
+    out = job.vanilla->assignment(partition, what, lend);
   }
   r.synthesis_ms = ms_between(t0, Clock::now());
-  // Nor can one whose circuit's public inputs are not the ones the seed's challenges give.
   groth16::StageTimer t(&r.stages, "synthesis_check");
-  const auto& expected = in.public_inputs[partition];
-  if (out.inputs.size() != expected.size() + 1 ||
-      !std::equal(expected.begin(), expected.end(), out.inputs.begin() + 1))
-    throw filecoin::UnsatisfiedCircuit(what +
-                                       ": the circuit's public inputs are not the ones its challenges give");
   try {
     groth16::bellperson::check(std::get<io::bellperson::Params>(job.circuit->key), out);
   } catch (const groth16::bellperson::Error& e) {
@@ -387,7 +381,7 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
   // The witness this partition holds until its proof is done: a, b, c over the domain and [inputs, aux].
   const auto n = params.lengths();
   const auto witness_slot =
-      job.porep || !job.witness_paths.empty()
+      job.vanilla || !job.witness_paths.empty()
           ? reserve_witness(job, (3 * (n.h + 1) + params.vk.ic.size() + n.l) * sizeof(bp::Fr), r)
           : HostMemoryBudget::Reservation{};
   bp::Assignment loaded;
@@ -395,11 +389,11 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
   const auto too_large = [&](std::size_t bytes) { warn_pinned_pool_too_small(job.circuit->id, bytes); };
   SharedLease abc_lease;  // set when a, b, c were decoded into a pinned lease
 #endif
-  if (job.porep) {
-    synthesize_porep(w, job, partition, r, loaded
+  if (job.vanilla) {
+    synthesize_vanilla(job, partition, r, loaded
 #ifdef CUZK_HAVE_CUDA
-                     ,
-                     lend_pinned(pinned_pool_.get(), w, abc_lease, too_large)
+                       ,
+                       lend_pinned(pinned_pool_.get(), w, abc_lease, too_large)
 #endif
     );
   } else if (!job.witness_paths.empty()) {
@@ -411,7 +405,7 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
     loaded = io::bellperson_assignment::read(job.witness_paths[partition]);
 #endif
   }
-  const auto& a = job.witness_paths.empty() && !job.porep
+  const auto& a = job.witness_paths.empty() && !job.vanilla
                       ? std::get<std::vector<bp::Assignment>>(job.witnesses)[partition]
                       : loaded;
   const std::vector<bp::Fr> pub(a.inputs.begin() + 1, a.inputs.end());
@@ -671,9 +665,9 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
   line.setf(std::ios::fixed);
   line.precision(1);
   line << "cuzk: job=" << job.id << " partition=" << partition << "/" << job.parts.size()
-       << " circuit=" << job.circuit_id << " worker=" << w.name << " state=" << to_string(r.state)
-       << " plan=" << (r.plan.empty() ? "none" : r.plan) << " attempts=" << r.attempts
-       << " prestage_setup=" << prestage << " queue_ms=" << r.queue_ms
+       << " circuit=" << job.circuit_id << " kind=" << job.kind << " worker=" << w.name
+       << " state=" << to_string(r.state) << " plan=" << (r.plan.empty() ? "none" : r.plan)
+       << " attempts=" << r.attempts << " prestage_setup=" << prestage << " queue_ms=" << r.queue_ms
        << " load_witness_ms=" << stage_sum(r.stages, {"load_witness"}) << " synthesis_ms=" << r.synthesis_ms
        << " abc_ms=" << stage_sum(r.stages, {"abc", "witness"})
        << " ntt_msm_h_ms=" << stage_sum(r.stages, {"h", "msm_h"})

@@ -108,10 +108,10 @@ std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
     params = parameter_cache_ / builtin->parameter_file;
     has_params = std::filesystem::is_regular_file(params);
     if (!has_params)
-      throw RepositoryError("circuit '" + id + "' (the " + builtin->porep->name +
-                            " PoRep circuit): its Filecoin parameter file " + params.string() +
+      throw RepositoryError("circuit '" + id + "' (" + builtin->description +
+                            "): its Filecoin parameter file " + params.string() +
                             " is missing; fetch the parameters into that cache (e.g. `curio fetch-params " +
-                            builtin->porep->name +
+                            builtin->sector_size +
                             "`) or point filecoin.parameter_cache (FIL_PROOFS_PARAMETER_CACHE) at yours");
   }
   if (!has_zkey && !has_params)
@@ -139,8 +139,13 @@ std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
   }
   const bool vk_only = circuit->verifying_only;
   circuit->config = read_config(dir / "circuit.toml", id, has_zkey ? "groth16" : "bellperson");
-  if (builtin && !std::filesystem::exists(dir / "circuit.toml"))
-    circuit->config.partitions = builtin->porep->partitions;
+  if (builtin && !std::filesystem::exists(dir / "circuit.toml")) {
+    circuit->config.partitions = builtin->partitions;
+    // Curio's deadlines (the original daemon's defaults): a late WinningPoSt loses the block reward, a late
+    // WindowPoSt the sector's power.
+    if (builtin->kind == filecoin::CircuitKind::kWinningPost) circuit->config.priority = Priority::kCritical;
+    if (builtin->kind == filecoin::CircuitKind::kWindowPost) circuit->config.priority = Priority::kHigh;
+  }
   if (circuit->config.kind == "bellperson") {
     if (!has_params)
       throw RepositoryError("circuit '" + id + "': kind \"bellperson\" needs " + params.string());

@@ -5,7 +5,8 @@
 //   <root>/<id>/circuit.toml     optional: kind (default: from the key file), partitions = 1, priority =
 //   "normal"
 //
-// and Filecoin's circuits by their built-in ids (porep-2k … porep-64g, filecoin/circuit_catalog.hpp), which
+// and Filecoin's circuits by their built-in ids (porep-2k … porep-64g, wpost-*, winning-*:
+// filecoin/circuit_catalog.hpp), which
 // need no folder: their key is the standard parameter file in the parameter cache (set_parameter_cache), as
 // filecoin-proofs finds it. A folder of the same id takes precedence (a key kept elsewhere, or a test key).
 //

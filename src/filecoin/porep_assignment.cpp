@@ -5,28 +5,12 @@
 #include <mutex>
 #include <string>
 
+#include "filecoin/lent_column.hpp"
 #include "filecoin/porep_synthesis.hpp"
 
 namespace cuzk::filecoin {
 
 namespace bp = groth16::bellperson;
-
-namespace {
-
-bp::Density to_density(const gadgets::Bitmap& bits) {
-  return {bits.words(), bits.size()};
-}
-
-// A column of `count` scalars in lent memory, or owned; `lent` is the lender's answer for the part.
-groth16::Column<Fr> column_in(std::optional<io::bellperson_assignment::LentMemory>& lent, std::uint64_t at,
-                              std::uint64_t count) {
-  if (lent && lent->values.size() >= at + count) return {lent->values.subspan(at, count), lent->owner};
-  // Uninitialised (every value is written): a vector would zero gigabytes first, on one thread.
-  auto owned = std::make_shared<gadgets::Assignment>(count);
-  return {std::span<Fr>(*owned), owned};
-}
-
-}  // namespace
 
 const PorepDensities& porep_densities(const PorepParams& params) {
   static std::mutex mutex;

@@ -12,16 +12,11 @@
 
 #include "filecoin/porep_params.hpp"
 #include "filecoin/porep_vanilla.hpp"
+#include "filecoin/unsatisfied_circuit.hpp"
 #include "groth16/bellperson.hpp"
 #include "io/bellperson_assignment.hpp"
 
 namespace cuzk::filecoin {
-
-// The vanilla proof does not satisfy the partition's circuit (a tampered label, path, leaf or commitment, or
-// public inputs for other challenges): no proof of it can verify.
-struct UnsatisfiedCircuit : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 struct PorepDensities {
   groth16::bellperson::Density a_aux, b_inputs, b_aux;

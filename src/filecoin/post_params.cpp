@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "filecoin/parameter_file.hpp"
+
 namespace cuzk::filecoin {
 
 const char* to_string(PostKind kind) {
@@ -47,6 +49,24 @@ PostParams post_params_for(PostKind kind, std::string_view sector_size) {
     p.challenges = kWinningPostChallenges / p.sectors;
   }
   return p;
+}
+
+PostParams post_params_for(PostKind kind, std::uint64_t sector_bytes) {
+  for (const PorepParams& p : production_porep_params())
+    if (p.sector_bytes == sector_bytes) return post_params_for(kind, p.name);
+  throw std::invalid_argument("no PoSt circuit for a sector of " + std::to_string(sector_bytes) +
+                              " bytes: the production sizes are 2KiB, 8MiB, 512MiB, 32GiB and 64GiB");
+}
+
+std::string post_parameter_identifier(const PostParams& params) {
+  return "FallbackPoSt::PublicParams{sector_size: " + std::to_string(params.sector_bytes) +
+         ", challenge_count: " + std::to_string(params.challenges) +
+         ", sector_count: " + std::to_string(params.sectors) + "}";
+}
+
+std::string post_parameter_file_stem(const PostParams& params) {
+  return parameter_file_stem("proof-of-spacetime-fallback-" + tree_display(params.tree),
+                             post_parameter_identifier(params));
 }
 
 }  // namespace cuzk::filecoin

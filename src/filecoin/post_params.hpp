@@ -33,5 +33,13 @@ struct PostParams {
 
 // "2KiB" … "64GiB" as porep_params_for reads them; throws std::invalid_argument for other sizes.
 PostParams post_params_for(PostKind kind, std::string_view sector_size);
+PostParams post_params_for(PostKind kind, std::uint64_t sector_bytes);
+
+// The parameter set's identifier (fallback vanilla.rs PublicParams::identifier: sector size, challenges per
+// sector and sectors, no API version, so every proof type of a kind and size shares it) and the file stem
+// its .params and .vk are published under ("v28-proof-of-spacetime-fallback-" + the tree + "-" + hex
+// SHA-256 of the identifier: compound.rs cache_prefix, parameter_cache.rs).
+std::string post_parameter_identifier(const PostParams& params);
+std::string post_parameter_file_stem(const PostParams& params);
 
 }  // namespace cuzk::filecoin

@@ -42,6 +42,12 @@ gadgets::Shape post_shape(const PostParams& params) {
   return shape;
 }
 
+gadgets::PrecompiledCircuit post_record(const PostParams& params) {
+  gadgets::RecordCS<> cs;
+  for (unsigned s = 0; s < params.sectors; ++s) synthesize_post_sector(cs, params, nullptr);
+  return std::move(cs).finish();
+}
+
 PostWitness post_witness(const PostParams& params, std::span<const PostSectorProof> sectors) {
   check_sectors(params, sectors);
   gadgets::WitnessCS cs;

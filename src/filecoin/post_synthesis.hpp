@@ -14,6 +14,9 @@ namespace cuzk::filecoin {
 // Counts and densities (coefficients ignored, as `cuzk circuit post` prints them).
 gadgets::Shape post_shape(const PostParams& params);
 
+// The matrices and the shape (record mode): what a Groth16 setup of the circuit takes (test-only keys).
+gadgets::PrecompiledCircuit post_record(const PostParams& params);
+
 // The prover's assignment (inputs with ONE first, aux) from `sectors` (params.sectors of them, each
 // checked against the shape first). Throws SynthesisError for a proof of the wrong shape; whether the
 // witness satisfies the circuit is checked by post_witness_satisfies (tests) or the proof's self-check.

@@ -63,10 +63,12 @@ std::vector<PostSectorProof> make_test_post_sectors(const PostParams& params, st
 
 PostVanillaProof make_test_post_vanilla_proof(const PostParams& params,
                                               const std::array<std::uint8_t, 32>& randomness,
-                                              std::uint64_t sector_id, std::uint64_t seed) {
+                                              std::uint64_t sector_id, std::uint64_t seed,
+                                              std::uint64_t first_challenge) {
   PostVanillaProof v;
   v.sector_id = sector_id;
-  const auto challenges = post_challenges(randomness, sector_id, params.nodes, params.challenges);
+  const auto challenges =
+      post_challenges(randomness, sector_id, params.nodes, params.challenges, first_challenge);
   v.sectors.push_back(make_sector(params, seed, static_cast<unsigned>(sector_id), challenges));
   v.comm_r = v.sectors[0].comm_r;
   v.challenged_leaves.push_back(challenges);

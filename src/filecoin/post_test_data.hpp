@@ -21,9 +21,10 @@ std::vector<std::uint64_t> test_post_challenges(const PostParams& params, unsign
 std::vector<PostSectorProof> make_test_post_sectors(const PostParams& params, std::uint64_t seed);
 
 // One sector's vanilla proof as Curio sends it, challenged where `randomness` says (post_challenges), with
-// params.challenges challenges.
+// params.challenges challenges numbered from `first_challenge` (post_challenge_index).
 PostVanillaProof make_test_post_vanilla_proof(const PostParams& params,
                                               const std::array<std::uint8_t, 32>& randomness,
-                                              std::uint64_t sector_id, std::uint64_t seed);
+                                              std::uint64_t sector_id, std::uint64_t seed,
+                                              std::uint64_t first_challenge = 0);
 
 }  // namespace cuzk::filecoin

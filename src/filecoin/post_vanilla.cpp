@@ -4,6 +4,7 @@
 
 #include "filecoin/porep_vanilla_verify.hpp"
 #include "filecoin/poseidon.hpp"
+#include "filecoin/registered_post_proof.hpp"
 #include "filecoin/sha256.hpp"
 
 namespace cuzk::filecoin {
@@ -237,21 +238,25 @@ std::vector<std::uint8_t> encode_post_vanilla_proof(const PostVanillaProof& proo
 
 std::vector<PostSectorProof> post_circuit_sectors(const PostParams& params,
                                                   std::span<const PostVanillaProof> proofs,
-                                                  const std::array<std::uint8_t, 32>& randomness) {
+                                                  const std::array<std::uint8_t, 32>& randomness,
+                                                  ApiVersion version, std::uint64_t partition) {
   const char* kind = params.kind == PostKind::kWindow ? "WindowPoSt" : "WinningPoSt";
   if (proofs.empty()) throw PostVanillaError(std::string(kind) + ": no vanilla proofs");
   // Per sector, its challenges as the chain's randomness gives them.
   const unsigned per_sector = params.kind == PostKind::kWindow ? params.challenges : params.sectors;
-  for (std::size_t i = 0; i < proofs.size(); ++i) {
-    const auto expected = post_challenges(randomness, proofs[i].sector_id, params.nodes, per_sector);
-    for (std::size_t s = 0; s < proofs[i].sectors.size(); ++s)
+  std::uint64_t sector_in_partition = 0;
+  for (std::size_t i = 0; i < proofs.size(); ++i)
+    for (std::size_t s = 0; s < proofs[i].sectors.size(); ++s, ++sector_in_partition) {
+      const auto expected =
+          post_challenges(randomness, proofs[i].sector_id, params.nodes, per_sector,
+                          post_challenge_index(version, params, partition, sector_in_partition, 0));
       if (proofs[i].challenged_leaves[s] != expected)
         throw PostVanillaError(std::string(kind) + ": vanilla proof " + std::to_string(i) + " (sector " +
                                std::to_string(proofs[i].sector_id) +
                                "): its leaves are not the ones the randomness challenges (" +
                                std::to_string(proofs[i].challenged_leaves[s].size()) + " of " +
                                std::to_string(per_sector) + " expected)");
-  }
+    }
   std::vector<PostSectorProof> out;
   if (params.kind == PostKind::kWinning) {
     if (proofs.size() != 1 || proofs[0].sectors.size() != 1)
@@ -270,11 +275,37 @@ std::vector<PostSectorProof> post_circuit_sectors(const PostParams& params,
   return out;
 }
 
+std::vector<Fr> post_public_inputs(const PostParams& params, std::span<const PostVanillaProof> proofs,
+                                   const std::array<std::uint8_t, 32>& randomness, ApiVersion version,
+                                   std::uint64_t partition) {
+  std::vector<Fr> inputs;
+  if (params.kind == PostKind::kWinning) {
+    for (const PostVanillaProof& p : proofs)
+      for (std::uint64_t c : post_challenges(randomness, p.sector_id, params.nodes, params.sectors)) {
+        inputs.push_back(p.comm_r);
+        inputs.push_back(Fr::from_u64(c));
+      }
+    return inputs;
+  }
+  const std::size_t per_sector = 1 + params.challenges;
+  std::uint64_t sector = 0;
+  for (const PostVanillaProof& p : proofs)
+    for (std::size_t s = 0; s < p.sectors.size(); ++s, ++sector) {
+      inputs.push_back(p.comm_r);
+      for (std::uint64_t c : post_challenges(randomness, p.sector_id, params.nodes, params.challenges,
+                                             post_challenge_index(version, params, partition, sector, 0)))
+        inputs.push_back(Fr::from_u64(c));
+    }
+  while (!inputs.empty() && inputs.size() < params.sectors * per_sector)
+    inputs.insert(inputs.end(), inputs.end() - static_cast<std::ptrdiff_t>(per_sector), inputs.end());
+  return inputs;
+}
+
 std::vector<std::uint64_t> post_challenges(const std::array<std::uint8_t, 32>& randomness,
                                            std::uint64_t sector_id, std::uint64_t sector_nodes,
-                                           unsigned count) {
+                                           unsigned count, std::uint64_t first) {
   std::vector<std::uint64_t> out;
-  for (std::uint64_t i = 0; i < count; ++i) {
+  for (std::uint64_t i = first; i < first + count; ++i) {
     std::array<std::uint8_t, 48> message{};
     std::memcpy(message.data(), randomness.data(), 32);
     for (unsigned b = 0; b < 8; ++b) {

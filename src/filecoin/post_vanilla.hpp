@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "filecoin/post_circuit.hpp"
+#include "filecoin/sdr_graph.hpp"
 
 namespace cuzk::filecoin {
 
@@ -53,15 +54,27 @@ std::vector<std::uint8_t> encode_post_vanilla_proof(const PostVanillaProof& proo
 // them out: WindowPoSt takes every proof's sector proofs in order and, when there are fewer than the
 // partition holds, repeats the last one (window_post.rs / fallback vanilla.rs pad partitions so, and the
 // public inputs with them); WinningPoSt's one proof of one sector with 66 challenges becomes 66 one-challenge
-// sectors. Each proof's challenged leaves must be the ones `randomness` gives its sector. Throws
+// sectors. Each proof's challenged leaves must be the ones `randomness` gives its sector, numbered as the
+// proof type's API version numbers them in partition `partition` (registered_post_proof.hpp). Throws
 // PostVanillaError.
 std::vector<PostSectorProof> post_circuit_sectors(const PostParams& params,
                                                   std::span<const PostVanillaProof> proofs,
-                                                  const std::array<std::uint8_t, 32>& randomness);
+                                                  const std::array<std::uint8_t, 32>& randomness,
+                                                  ApiVersion version = ApiVersion::V1_2_0,
+                                                  std::uint64_t partition = 0);
 
-// The `count` leaves a sector is challenged at (generate_leaf_challenge, challenge indices 0..count−1).
+// The partition circuit's public inputs without ONE, as FallbackPoStCompound::generate_public_inputs computes
+// them from the chain's view alone (no path is read): per sector its comm_r, then each challenge's leaf index
+// from the randomness, the last sector's repeated to fill the partition (WinningPoSt: per challenge, comm_r
+// and that challenge's leaf).
+std::vector<Fr> post_public_inputs(const PostParams& params, std::span<const PostVanillaProof> proofs,
+                                   const std::array<std::uint8_t, 32>& randomness,
+                                   ApiVersion version = ApiVersion::V1_2_0, std::uint64_t partition = 0);
+
+// The `count` leaves a sector is challenged at: generate_leaf_challenge of challenge numbers first,
+// first + 1, … (post_challenge_index gives a sector's first).
 std::vector<std::uint64_t> post_challenges(const std::array<std::uint8_t, 32>& randomness,
                                            std::uint64_t sector_id, std::uint64_t sector_nodes,
-                                           unsigned count);
+                                           unsigned count, std::uint64_t first = 0);
 
 }  // namespace cuzk::filecoin

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "filecoin/sha256.hpp"
+#include "filecoin/parameter_file.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -177,28 +177,16 @@ std::string porep_parameter_identifier(const PorepParams& params) {
       "stacked_graph::StackedGraph{expansion_degree: " + std::to_string(kExpanderParents) +
       " base_graph: drgraph::BucketGraph{size: " + std::to_string(params.nodes) +
       "; degree: " + std::to_string(kDrgParents) + "; hasher: poseidon_hasher} }";
-  const std::string tree = "merkletree-poseidon_hasher-" + std::to_string(params.tree.base) + "-" +
-                           std::to_string(params.tree.sub) + "-" + std::to_string(params.tree.top);
   return "layered_drgporep::PublicParams{ graph: " + graph +
          ", challenges: LayerChallenges { layers: " + std::to_string(params.layers) +
-         ", max_count: " + std::to_string(params.challenges_per_partition) + " }, tree: " + tree + " }";
+         ", max_count: " + std::to_string(params.challenges_per_partition) +
+         " }, tree: " + tree_display(params.tree) + " }";
 }
 
 std::string porep_parameter_file_stem(const PorepParams& params) {
-  const std::string id = porep_parameter_identifier(params);
-  const Sha256Digest digest =
-      Sha256::hash(std::span(reinterpret_cast<const std::uint8_t*>(id.data()), id.size()));
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  for (std::uint8_t b : digest) {
-    hex += kHex[b >> 4];
-    hex += kHex[b & 15];
-  }
-  // parameter_cache.rs VERSION = 28; cache_prefix from stacked/circuit/proof.rs: the tree, then tree D's
-  // hasher (SHA-256).
-  return "v28-stacked-proof-of-replication-merkletree-poseidon_hasher-" + std::to_string(params.tree.base) +
-         "-" + std::to_string(params.tree.sub) + "-" + std::to_string(params.tree.top) + "-sha256_hasher-" +
-         hex;
+  // cache_prefix from stacked/circuit/proof.rs: the tree, then tree D's hasher (SHA-256).
+  return parameter_file_stem("stacked-proof-of-replication-" + tree_display(params.tree) + "-sha256_hasher",
+                             porep_parameter_identifier(params));
 }
 
 SdrGraph porep_graph(const RegisteredSealProof& proof) {

@@ -1,6 +1,9 @@
 #include "service/grpc_service.hpp"
 
 #include <chrono>
+#include <map>
+
+#include "filecoin/vanilla_job.hpp"
 
 namespace cuzk::service {
 
@@ -42,29 +45,58 @@ grpc::Status to_engine(const v1::SubmitProofRequest& r, const WitnessPathPolicy&
     return {
         grpc::StatusCode::INVALID_ARGUMENT,
         "a POREP_SEAL_COMMIT request needs vanilla_proof (the C1 output), or a circuit_id with witnesses"};
-  if (!r.vanilla_proof().empty()) {
-    // Curio's PoRep C2: the C1 output names its circuit (registered_proof inside it, as the original daemon
-    // reads it); circuit_id, when set, picks another repository circuit for it (a key kept elsewhere).
-    if (r.proof_kind() != v1::POREP_SEAL_COMMIT)
+  const bool post = r.proof_kind() == v1::WINDOW_POST_PARTITION || r.proof_kind() == v1::WINNING_POST;
+  if (!r.vanilla_proof().empty() || r.vanilla_proofs_size() > 0 || (post && r.circuit_id().empty())) {
+    // Curio's requests: the vanilla proofs name their circuit (the C1 output's registered_proof; PoSt's
+    // proof type or sector size); circuit_id, when set, picks another repository circuit for them (a key
+    // kept elsewhere).
+    auto vanilla = std::make_shared<filecoin::VanillaRequest>();
+    if (r.proof_kind() == v1::POREP_SEAL_COMMIT) {
+      if (r.vanilla_proofs_size() > 0)
+        return {grpc::StatusCode::INVALID_ARGUMENT,
+                "a POREP_SEAL_COMMIT request brings its C1 output in vanilla_proof, not vanilla_proofs"};
+      vanilla->kind = filecoin::CircuitKind::kPorep;
+      vanilla->c1.assign(r.vanilla_proof().begin(), r.vanilla_proof().end());
+    } else if (post) {
+      if (r.vanilla_proofs_size() == 0)
+        return {grpc::StatusCode::INVALID_ARGUMENT,
+                std::string(v1::ProofKind_Name(r.proof_kind())) +
+                    " needs vanilla_proofs (a bincode FallbackPoStSectorProof per sector)"};
+      if (!r.vanilla_proof().empty())
+        return {grpc::StatusCode::INVALID_ARGUMENT,
+                "a PoSt request brings its sector proofs in vanilla_proofs, not vanilla_proof"};
+      if (r.randomness().size() != 32)
+        return {grpc::StatusCode::INVALID_ARGUMENT, "randomness is " + std::to_string(r.randomness().size()) +
+                                                        " bytes; a PoSt request needs its 32"};
+      vanilla->kind = r.proof_kind() == v1::WINNING_POST ? filecoin::CircuitKind::kWinningPost
+                                                         : filecoin::CircuitKind::kWindowPost;
+      for (const auto& p : r.vanilla_proofs()) vanilla->proofs.emplace_back(p.begin(), p.end());
+      std::copy(r.randomness().begin(), r.randomness().end(), vanilla->randomness.begin());
+      // 0 is also "not set" on the wire; the one proof type it numbers (StackedDrgWinning2KiBV1) is what a
+      // 2 KiB WinningPoSt request without it is taken to be anyway.
+      if (r.registered_proof() != 0) vanilla->registered_proof = r.registered_proof();
+      vanilla->partition = r.partition_index();
+    } else {
       return {grpc::StatusCode::UNIMPLEMENTED,
               std::string(v1::ProofKind_Name(r.proof_kind())) +
-                  " from vanilla proofs is not served yet; vanilla_proof is PoRep C2's (POREP_SEAL_COMMIT)"};
+                  " from vanilla proofs is not served yet (POREP_SEAL_COMMIT, WINDOW_POST_PARTITION and "
+                  "WINNING_POST are)"};
+    }
     if (!r.witness().empty() || r.partition_witnesses_size() > 0 || r.witness_paths_size() > 0)
-      return {grpc::StatusCode::INVALID_ARGUMENT,
-              "a POREP_SEAL_COMMIT request brings vanilla_proof, not witnesses"};
+      return {grpc::StatusCode::INVALID_ARGUMENT, "a vanilla-proof request brings no witnesses"};
+    vanilla->sector_size = r.sector_size();
     out.request_id = r.request_id();
     out.circuit_id = r.circuit_id();
     out.priority = wire_priority(r);
-    out.porep_c1.assign(r.vanilla_proof().begin(), r.vanilla_proof().end());
-    out.sector_size = r.sector_size();
+    out.vanilla = std::move(vanilla);
     return grpc::Status::OK;
   }
   if (r.circuit_id().empty()) {
     if (r.proof_kind() != v1::PROOF_KIND_UNSPECIFIED)
       return {grpc::StatusCode::UNIMPLEMENTED,
               std::string(v1::ProofKind_Name(r.proof_kind())) +
-                  " from vanilla proofs is not served yet (PoRep C2, POREP_SEAL_COMMIT, is); submit a "
-                  "circuit_id with witnesses"};
+                  " from vanilla proofs is not served yet (POREP_SEAL_COMMIT, WINDOW_POST_PARTITION and "
+                  "WINNING_POST are); submit a circuit_id with witnesses"};
     return {grpc::StatusCode::INVALID_ARGUMENT, "circuit_id is required"};
   }
   if ((!r.witness().empty()) + (r.partition_witnesses_size() > 0) + (r.witness_paths_size() > 0) > 1)
@@ -163,6 +195,14 @@ v1::PartitionStatus::State wire_state(engine::PartitionState s) {
   return v1::PartitionStatus::STATE_UNSPECIFIED;
 }
 
+// The wire's ProofKind of an engine job kind (JobResult::kind).
+v1::ProofKind wire_kind(const std::string& kind) {
+  if (kind == "porep") return v1::POREP_SEAL_COMMIT;
+  if (kind == "window_post") return v1::WINDOW_POST_PARTITION;
+  if (kind == "winning_post") return v1::WINNING_POST;
+  return v1::PROOF_KIND_UNSPECIFIED;
+}
+
 }  // namespace
 
 grpc::Status ProvingService::SubmitProof(grpc::ServerContext*, const v1::SubmitProofRequest* req,
@@ -211,8 +251,11 @@ grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatus
     g->set_vram_total_bytes(d.vram_total);
     g->set_vram_free_bytes(d.vram_free);
     for (const auto& w : s.workers)
-      if (w.busy && w.name.rfind("cuda:" + std::to_string(d.ordinal) + "/", 0) == 0)
+      if (w.busy && w.name.rfind("cuda:" + std::to_string(d.ordinal) + "/", 0) == 0) {
         g->set_current_job_id(w.job_id);
+        for (const auto& j : s.jobs)
+          if (j.job_id == w.job_id) g->set_current_proof_kind(j.kind);
+      }
   }
   for (const auto& c : s.circuits) {
     auto* srs = resp->add_loaded_srs();
@@ -225,12 +268,15 @@ grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatus
   }
   resp->set_pinned_memory_bytes(s.pinned_bytes);
   resp->set_pinned_memory_limit_bytes(s.pinned_budget);
-  std::uint32_t pending = 0, running = 0;
+  // Queued and proving partitions per kind (porep, window_post, winning_post, circuit).
+  std::map<std::string, std::pair<std::uint32_t, std::uint32_t>> queues;
   for (const auto& j : s.jobs) {
+    auto& [pending, running] = queues[j.kind];
     auto* js = resp->add_jobs();
     js->set_job_id(j.job_id);
     js->set_request_id(j.request_id);
     js->set_circuit_id(j.circuit_id);
+    js->set_proof_kind(wire_kind(j.kind));
     js->set_priority(static_cast<v1::Priority>(static_cast<int>(j.priority)));
     js->set_state(wire_state(j.status));
     js->set_partitions_total(static_cast<std::uint32_t>(j.partitions.size()));
@@ -254,10 +300,12 @@ grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatus
     }
     js->set_partitions_done(done);
   }
-  auto* q = resp->add_queues();
-  q->set_proof_kind("groth16");
-  q->set_pending(pending);
-  q->set_in_progress(running);
+  for (const auto& [kind, counts] : queues) {
+    auto* q = resp->add_queues();
+    q->set_proof_kind(kind);
+    q->set_pending(counts.first);
+    q->set_in_progress(counts.second);
+  }
   resp->set_total_proofs_completed(s.completed);
   resp->set_total_proofs_failed(s.failed);
   resp->set_uptime_seconds(static_cast<std::uint64_t>(s.uptime_seconds));

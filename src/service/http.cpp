@@ -78,6 +78,7 @@ std::string status_json(const engine::EngineStatus& s) {
     j["jobs"].push_back({{"job_id", job.job_id},
                          {"request_id", job.request_id},
                          {"circuit_id", job.circuit_id},
+                         {"kind", job.kind},
                          {"priority", std::string(engine::to_string(job.priority))},
                          {"status", engine::to_string(job.status)},
                          {"error", job.error},

@@ -119,7 +119,8 @@ void Metrics::job_finished(const engine::JobResult& job) {
       break;
   }
   job_seconds_
-      .Add({{"circuit", job.circuit_id}, {"status", engine::to_string(job.status)}}, seconds_buckets())
+      .Add({{"circuit", job.circuit_id}, {"kind", job.kind}, {"status", engine::to_string(job.status)}},
+           seconds_buckets())
       .Observe(job.total_ms / 1000);
   for (const auto& p : job.partitions) {
     if (p.state != engine::PartitionState::kDone) continue;

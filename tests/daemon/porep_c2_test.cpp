@@ -13,13 +13,17 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "daemon/daemon_process.hpp"
+#include "daemon/filecoin_test_keys.hpp"
 #include "filecoin/c1_output.hpp"
 #include "filecoin/c1_test_data.hpp"
 #include "filecoin/circuit_catalog.hpp"
 #include "filecoin/porep_synthesis.hpp"
+#include "filecoin/post_test_data.hpp"
+#include "filecoin/post_vanilla.hpp"
 #include "groth16/bellperson.hpp"
 #include "io/bellperson.hpp"
 #include "unit/engine_test_util.hpp"
@@ -43,16 +47,8 @@ const filecoin::C1Output& good_c1() {
   return c1;
 }
 const std::filesystem::path& parameter_cache() {
-  static const std::filesystem::path dir = [] {
-    const auto d = std::filesystem::temp_directory_path() / ("cuzk-params-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(d);
-    const auto& params = filecoin::porep_params_for("2KiB");
-    const auto key =
-        bp::setup(filecoin::porep_record(params).system, groth16::random_toxic_waste<bp::Curve>());
-    io::bellperson::write_params((d / filecoin::porep_circuit(params).parameter_file).string(), key);
-    return d;
-  }();
-  return dir;
+  test::ensure_test_key("porep-2k");
+  return test::test_parameter_cache();
 }
 
 v1::SubmitProofRequest porep_request(const std::string& id, const std::string& vanilla,
@@ -143,8 +139,11 @@ TEST(DaemonPorepC2, CurioRequestsProveAndBadOnesAreRefusedWhileTheyDo) {
   v1::SubmitProofRequest no_vanilla = porep_request("empty", "");
   EXPECT_EQ(submit(d, no_vanilla).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   v1::SubmitProofRequest post = porep_request("wpost", json);
-  post.set_proof_kind(v1::WINDOW_POST_PARTITION);
-  EXPECT_EQ(submit(d, post).error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  post.set_proof_kind(v1::WINDOW_POST_PARTITION);  // a C1 output is no PoSt request
+  EXPECT_EQ(submit(d, post).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  v1::SubmitProofRequest snap = porep_request("snap", json);
+  snap.set_proof_kind(v1::SNAP_DEALS_UPDATE);
+  EXPECT_EQ(submit(d, snap).error_code(), grpc::StatusCode::UNIMPLEMENTED);
 
   // Tampered data the reader cannot tell (it hashes nothing): the circuit can, before any proving.
   filecoin::C1Output label = good_c1();
@@ -168,6 +167,69 @@ TEST(DaemonPorepC2, CurioRequestsProveAndBadOnesAreRefusedWhileTheyDo) {
   expect_verifies(await(d, good_envelope), envelope);
   expect_verifies(await(d, good_bare), json);
   expect_verifies(await(d, good_synthetic), synthetic);
+}
+
+v1::JobStatus job_status(Daemon& d, const std::string& job_id) {
+  v1::GetStatusResponse s;
+  grpc::ClientContext ctx;
+  EXPECT_TRUE(d.stub().GetStatus(&ctx, v1::GetStatusRequest(), &s).ok());
+  for (const auto& j : s.jobs())
+    if (j.job_id() == job_id) return j;
+  ADD_FAILURE() << "no job " << job_id;
+  return {};
+}
+
+// A WinningPoSt (CRITICAL when the request names no priority, as Curio leaves it) submitted while PoRep jobs
+// keep both workers busy and more wait: it is proved on the next worker that frees, before every PoRep job
+// that was queued ahead of it.
+TEST(DaemonPorepC2, AWinningPostBehindPorepJobsStartsNext) {
+  CUZK_SKIP_UNDER_SANITIZER("a 2^22 test-only setup and CPU proofs; the Release run covers them");
+  const std::string json = filecoin::write_seal_commit_phase1_output(good_c1());
+  test::ensure_test_key("winning-2k");
+  test::TempRepository repo;
+  Daemon d(repo.root(), "[filecoin]\nparameter_cache = \"" + parameter_cache().string() + "\"\n");
+  std::vector<std::string> porep(4);
+  for (std::size_t i = 0; i < porep.size(); ++i)
+    ASSERT_TRUE(submit(d, porep_request("porep-1000-" + std::to_string(i), json), &porep[i]).ok());
+  // Both workers on PoRep, two PoRep jobs queued.
+  for (int tries = 0; job_status(d, porep[1]).state() != v1::JobStatus::RUNNING && tries < 600; ++tries)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_EQ(job_status(d, porep[0]).state(), v1::JobStatus::RUNNING);
+  std::vector<std::string> queued;
+  for (std::size_t i = 2; i < porep.size(); ++i)
+    if (job_status(d, porep[i]).state() == v1::JobStatus::QUEUED) queued.push_back(porep[i]);
+  ASSERT_FALSE(queued.empty());
+
+  std::array<std::uint8_t, 32> r{};
+  r[0] = 9;
+  auto params = filecoin::post_params_for(filecoin::PostKind::kWinning, "2KiB");
+  params.challenges = 66;  // one sector's proof with every challenge
+  const auto vanilla = filecoin::make_test_post_vanilla_proof(params, r, 77, 3);
+  v1::SubmitProofRequest win;
+  win.set_request_id("winpost-1000");
+  win.set_proof_kind(v1::WINNING_POST);
+  win.set_sector_size(2048);
+  win.set_randomness(std::string(r.begin(), r.end()));
+  const auto bytes = filecoin::encode_post_vanilla_proof(vanilla, params);
+  win.add_vanilla_proofs(std::string(bytes.begin(), bytes.end()));
+  std::string win_job;
+  ASSERT_TRUE(submit(d, win, &win_job).ok());
+  EXPECT_EQ(job_status(d, win_job).priority(), v1::CRITICAL);
+  const auto done = await(d, win_job);
+  ASSERT_EQ(done.status(), v1::AwaitProofResponse::COMPLETED) << done.error_message();
+  const double win_start = job_status(d, win_job).partitions(0).start_ms();
+  for (const std::string& id : queued) {
+    const auto j = job_status(d, id);
+    if (j.state() != v1::JobStatus::QUEUED)
+      EXPECT_GE(j.partitions(0).start_ms(), win_start) << id << " started before the WinningPoSt";
+  }
+  for (const std::string& id : porep) {
+    v1::CancelProofRequest c;
+    c.set_job_id(id);
+    v1::CancelProofResponse out;
+    grpc::ClientContext ctx;
+    d.stub().CancelProof(&ctx, c, &out);
+  }
 }
 
 }  // namespace
