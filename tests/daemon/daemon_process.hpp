@@ -66,4 +66,23 @@ class Daemon {
   std::unique_ptr<v1::ProvingEngine::Stub> stub_;
 };
 
+// SubmitProof; the job id in *job_id when given.
+inline grpc::Status submit(Daemon& d, const v1::SubmitProofRequest& r, std::string* job_id = nullptr) {
+  v1::SubmitProofResponse out;
+  grpc::ClientContext ctx;
+  const grpc::Status s = d.stub().SubmitProof(&ctx, r, &out);
+  if (job_id) *job_id = out.job_id();
+  return s;
+}
+
+// AwaitProof until the job ends.
+inline v1::AwaitProofResponse await(Daemon& d, const std::string& job_id) {
+  v1::AwaitProofRequest a;
+  a.set_job_id(job_id);
+  v1::AwaitProofResponse r;
+  grpc::ClientContext ctx;
+  EXPECT_TRUE(d.stub().AwaitProof(&ctx, a, &r).ok());
+  return r;
+}
+
 }  // namespace cuzk::test

@@ -62,22 +62,8 @@ v1::SubmitProofRequest porep_request(const std::string& id, const std::string& v
   return r;
 }
 
-grpc::Status submit(Daemon& d, const v1::SubmitProofRequest& r, std::string* job_id = nullptr) {
-  v1::SubmitProofResponse out;
-  grpc::ClientContext ctx;
-  const grpc::Status s = d.stub().SubmitProof(&ctx, r, &out);
-  if (job_id) *job_id = out.job_id();
-  return s;
-}
-
-v1::AwaitProofResponse await(Daemon& d, const std::string& job_id) {
-  v1::AwaitProofRequest a;
-  a.set_job_id(job_id);
-  v1::AwaitProofResponse r;
-  grpc::ClientContext ctx;
-  EXPECT_TRUE(d.stub().AwaitProof(&ctx, a, &r).ok());
-  return r;
-}
+using test::await;
+using test::submit;
 
 // Every partition's 192 bytes, in order, verify against the public inputs of the C1 output's challenges.
 void expect_verifies(const v1::AwaitProofResponse& r, const std::string& c1_text) {

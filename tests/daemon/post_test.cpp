@@ -67,22 +67,8 @@ v1::SubmitProofRequest post_request(const std::string& id, PostKind kind, const 
   return q;
 }
 
-grpc::Status submit(Daemon& d, const v1::SubmitProofRequest& r, std::string* job_id = nullptr) {
-  v1::SubmitProofResponse out;
-  grpc::ClientContext ctx;
-  const grpc::Status s = d.stub().SubmitProof(&ctx, r, &out);
-  if (job_id) *job_id = out.job_id();
-  return s;
-}
-
-v1::AwaitProofResponse await(Daemon& d, const std::string& job_id) {
-  v1::AwaitProofRequest a;
-  a.set_job_id(job_id);
-  v1::AwaitProofResponse r;
-  grpc::ClientContext ctx;
-  EXPECT_TRUE(d.stub().AwaitProof(&ctx, a, &r).ok());
-  return r;
-}
+using test::await;
+using test::submit;
 
 // The public inputs from the chain's view: per sector comm_r and its challenged leaves (numbered from
 // `firsts[i]`), the last sector repeated to fill the partition; WinningPoSt: per challenge comm_r and leaf.
