@@ -72,6 +72,13 @@ struct CircuitPostArgs {
 };
 int run_circuit_post(const CircuitPostArgs& args);
 
+// cuzk circuit update: Filecoin's SnapDeals (empty sector update) partition circuit.
+struct CircuitUpdateArgs {
+  std::string sector_size;
+  bool json = false;
+};
+int run_circuit_update(const CircuitUpdateArgs& args);
+
 // cuzk prove-porep / verify-porep: Filecoin PoRep C2 from a C1 output (Curio's envelope or the bare
 // SealCommitPhase1Output JSON), as the daemon proves it, and its check (docs/filecoin.md).
 struct ProvePorepArgs {

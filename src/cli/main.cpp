@@ -122,6 +122,14 @@ int main(int argc, char** argv) {
     sub->add_option("--sector-size", args->sector_size, "2KiB, 8MiB, 512MiB, 32GiB or 64GiB")->required();
     sub->add_flag("--json", args->json, "Print one JSON object");
   }
+  CircuitUpdateArgs cua;
+  auto* cu = circuit->add_subcommand(
+      "update",
+      "Filecoin's SnapDeals (empty sector update) partition circuit: constraints, variables, densities");
+  cu->add_option("--sector-size", cua.sector_size,
+                 "2KiB, 8MiB, 512MiB, 32GiB or 64GiB (test sizes: 1, 4, 8, 16, 32KiB, 16MiB)")
+      ->required();
+  cu->add_flag("--json", cua.json, "Print one JSON object");
 
   std::string info_path;
   bool info_devices = false;
@@ -155,6 +163,7 @@ int main(int argc, char** argv) {
     if (cp->parsed()) return run_circuit_porep(cpa);
     if (cw->parsed()) return run_circuit_post(cwa);
     if (cwn->parsed()) return run_circuit_post(cwi);
+    if (cu->parsed()) return run_circuit_update(cua);
     if (pp->parsed()) return run_prove_porep(ppa);
     if (vp->parsed()) return run_verify_porep(vpa);
   } catch (const std::bad_alloc&) {

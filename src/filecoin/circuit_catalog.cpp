@@ -16,6 +16,8 @@ const char* to_string(CircuitKind kind) {
       return "window_post";
     case CircuitKind::kWinningPost:
       return "winning_post";
+    case CircuitKind::kSnapDeals:
+      return "snap_deals";
   }
   return "unknown";
 }
@@ -62,6 +64,18 @@ const std::vector<FilecoinCircuit>& catalog() {
         c.parameter_file = post_parameter_file_stem(*c.post) + ".params";
         out.push_back(std::move(c));
       }
+    for (const UpdateParams& p : all_update_params()) {
+      if (!p.production) continue;
+      FilecoinCircuit c;
+      c.id = "snap-" + short_size(p.name);
+      c.kind = CircuitKind::kSnapDeals;
+      c.sector_size = p.name;
+      c.description = "the " + p.name + " SnapDeals (empty sector update) circuit";
+      c.partitions = p.partitions;
+      c.update = &p;
+      c.parameter_file = update_parameter_file_stem(p) + ".params";
+      out.push_back(std::move(c));
+    }
     return out;
   }();
   return all;
@@ -91,6 +105,13 @@ const FilecoinCircuit& post_circuit(PostKind kind, std::uint64_t sector_bytes) {
     if (c.post && c.post->kind == kind && c.post->sector_bytes == sector_bytes) return c;
   throw std::invalid_argument("no " + std::string(to_string(kind)) + " PoSt circuit for a sector of " +
                               std::to_string(sector_bytes) + " bytes");
+}
+
+const FilecoinCircuit& update_circuit(std::uint64_t sector_bytes) {
+  for (const FilecoinCircuit& c : catalog())
+    if (c.update && c.update->sector_bytes == sector_bytes) return c;
+  throw std::invalid_argument("no SnapDeals circuit for a sector of " + std::to_string(sector_bytes) +
+                              " bytes: the production sizes are 2KiB, 8MiB, 512MiB, 32GiB and 64GiB");
 }
 
 std::filesystem::path default_parameter_cache() {

@@ -4,7 +4,10 @@
 #include <array>
 #include <bit>
 #include <cctype>
+#include <optional>
 #include <stdexcept>
+
+#include "filecoin/sector_size.hpp"
 
 namespace cuzk::filecoin {
 
@@ -60,12 +63,6 @@ const std::array<PorepParams, 5>& table() {
   return t;
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
 [[noreturn]] void unknown(std::string_view what) {
   throw std::invalid_argument("unknown PoRep sector size '" + std::string(what) +
                               "': the production sizes are 2KiB, 8MiB, 512MiB, 32GiB and 64GiB");
@@ -84,20 +81,10 @@ const PorepParams& porep_params_for_bytes(std::uint64_t sector_bytes) {
 }
 
 const PorepParams& porep_params_for(std::string_view sector_size) {
-  const std::string s = lower(sector_size);
-  if (!s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    if (s.size() > 19) unknown(sector_size);
-    try {
-      return porep_params_for_bytes(std::stoull(s));
-    } catch (const std::invalid_argument&) {
-      unknown(sector_size);
-    }
-  }
-  for (const PorepParams& p : table()) {
-    const std::string name = lower(p.name);                          // "32gib"
-    const std::string short_name = name.substr(0, name.size() - 2);  // "32g"
-    if (s == name || s == short_name || s == short_name + "b") return p;
-  }
+  const std::optional<std::uint64_t> bytes = parse_sector_size(sector_size);
+  if (bytes)
+    for (const PorepParams& p : table())
+      if (p.sector_bytes == *bytes) return p;
   unknown(sector_size);
 }
 

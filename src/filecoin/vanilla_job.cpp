@@ -7,6 +7,9 @@
 #include "filecoin/porep_synthesis.hpp"
 #include "filecoin/post_assignment.hpp"
 #include "filecoin/post_job.hpp"
+#include "filecoin/update_assignment.hpp"
+#include "filecoin/update_job.hpp"
+#include "filecoin/update_synthesis.hpp"
 
 namespace cuzk::filecoin {
 
@@ -57,10 +60,12 @@ std::shared_ptr<const VanillaJob> read_vanilla_job(const VanillaRequest& request
   try {
     if (request.kind == CircuitKind::kPorep)
       return std::make_shared<PorepJob>(read_porep_c1(request.c1, "the C1 output", request.sector_size));
+    if (request.kind == CircuitKind::kSnapDeals) return read_update_job(request);
     return read_post_job(request);
   } catch (const VanillaRequestError&) {
     throw;
-  } catch (const std::exception& e) {  // C1Error, PostVanillaError, std::invalid_argument: the request's
+  } catch (
+      const std::exception& e) {  // C1Error, Post/UpdateVanillaError, std::invalid_argument: the request's
     throw VanillaRequestError(e.what());
   }
 }
@@ -73,6 +78,10 @@ void prepare_circuit(const FilecoinCircuit& circuit) {
   if (circuit.post) {
     post_layout(*circuit.post);
     post_densities(*circuit.post);
+  }
+  if (circuit.update) {
+    update_layout(*circuit.update);
+    update_densities(*circuit.update);
   }
 }
 

@@ -1,8 +1,8 @@
 // A Filecoin job as Curio sends it, as vanilla proofs (PoRep C1 output; WindowPoSt and WinningPoSt sector
-// proofs), read and checked when it is submitted: which built-in circuit proves it, its partitions, each
-// partition's public inputs as filecoin-proofs computes them from the chain's view (challenges from the
-// seed or randomness, commitments), and, when a partition runs, its assignment synthesized with every row
-// checked. The engine proves every kind the same way through this interface.
+// proofs; SnapDeals partition proofs), read and checked when it is submitted: which built-in circuit proves
+// it, its partitions, each partition's public inputs as filecoin-proofs computes them from the chain's view
+// (challenges from the seed or randomness, commitments), and, when a partition runs, its assignment
+// synthesized with every row checked. The engine proves every kind the same way through this interface.
 #pragma once
 
 #include <array>
@@ -22,12 +22,17 @@ namespace cuzk::filecoin {
 // What a request brings (the gRPC SubmitProofRequest's fields for the kind).
 struct VanillaRequest {
   CircuitKind kind = CircuitKind::kPorep;
-  std::vector<std::uint8_t> c1;                   // PoRep: the C1 envelope or SealCommitPhase1Output JSON
-  std::vector<std::vector<std::uint8_t>> proofs;  // PoSt: bincode FallbackPoStSectorProof, one per sector
-  std::array<std::uint8_t, 32> randomness{};      // PoSt: the challenge randomness
-  std::uint64_t sector_size = 0;                  // bytes; 0: from the proof type
-  std::optional<std::uint64_t> registered_proof;  // PoSt: RegisteredPoStProof id; unset: the newest type
-  std::uint64_t partition = 0;                    // WindowPoSt: the partition's index in the proof
+  std::vector<std::uint8_t> c1;  // PoRep: the C1 envelope or SealCommitPhase1Output JSON
+  // PoSt: bincode FallbackPoStSectorProof, one per sector; SnapDeals: bincode PartitionProof per partition
+  std::vector<std::vector<std::uint8_t>> proofs;
+  std::array<std::uint8_t, 32> randomness{};  // PoSt: the challenge randomness
+  std::uint64_t sector_size = 0;              // bytes; 0: from the proof type
+  // PoSt: RegisteredPoStProof id, unset: the newest type; SnapDeals: RegisteredUpdateProof id (0 … 4)
+  std::optional<std::uint64_t> registered_proof;
+  std::uint64_t partition = 0;  // WindowPoSt: the partition's index in the proof
+  // SnapDeals: the sector key's comm_r, the new data's comm_d and the new replica's comm_r (32 bytes each,
+  // as the chain has them: little-endian field elements).
+  std::array<std::uint8_t, 32> comm_r_old{}, comm_d_new{}, comm_r_new{};
 };
 
 // A request that cannot be proved (malformed, inconsistent, or for other challenges): the message says what.
@@ -39,7 +44,8 @@ class VanillaJob {
  public:
   virtual ~VanillaJob() = default;
   virtual const FilecoinCircuit& circuit() const = 0;
-  // For logs and errors: "StackedDrg32GiBV1_1 PoRep C2 of sector 7", "StackedDrgWindow32GiBV1_2 …".
+  // For logs and errors: "StackedDrg32GiBV1_1 PoRep C2 of sector 7", "StackedDrgWindow32GiBV1_2 …",
+  // "StackedDrg32GiBV1 SnapDeals update".
   virtual std::string describe() const = 0;
   virtual std::uint32_t partitions() const = 0;
   // Without ONE (bellperson's verifier order).

@@ -18,7 +18,7 @@ std::optional<engine::Priority> wire_priority(const v1::SubmitProofRequest& r) {
   if (auto p = engine::priority_from_wire(r.priority())) return p;
   if (r.proof_kind() == v1::WINNING_POST) return engine::Priority::kCritical;
   if (r.proof_kind() == v1::WINDOW_POST_PARTITION) return engine::Priority::kHigh;
-  return std::nullopt;  // the circuit's default
+  return std::nullopt;  // the circuit's default (NORMAL for PoRep and SnapDeals)
 }
 
 grpc::Status check_witness_path(const std::string& path, const WitnessPathPolicy& policy) {
@@ -46,7 +46,9 @@ grpc::Status to_engine(const v1::SubmitProofRequest& r, const WitnessPathPolicy&
         grpc::StatusCode::INVALID_ARGUMENT,
         "a POREP_SEAL_COMMIT request needs vanilla_proof (the C1 output), or a circuit_id with witnesses"};
   const bool post = r.proof_kind() == v1::WINDOW_POST_PARTITION || r.proof_kind() == v1::WINNING_POST;
-  if (!r.vanilla_proof().empty() || r.vanilla_proofs_size() > 0 || (post && r.circuit_id().empty())) {
+  const bool snap = r.proof_kind() == v1::SNAP_DEALS_UPDATE;
+  if (!r.vanilla_proof().empty() || r.vanilla_proofs_size() > 0 ||
+      ((post || snap) && r.circuit_id().empty())) {
     // Curio's requests: the vanilla proofs name their circuit (the C1 output's registered_proof; PoSt's
     // proof type or sector size); circuit_id, when set, picks another repository circuit for them (a key
     // kept elsewhere).
@@ -76,11 +78,35 @@ grpc::Status to_engine(const v1::SubmitProofRequest& r, const WitnessPathPolicy&
       // 2 KiB WinningPoSt request without it is taken to be anyway.
       if (r.registered_proof() != 0) vanilla->registered_proof = r.registered_proof();
       vanilla->partition = r.partition_index();
+    } else if (snap) {
+      if (r.vanilla_proofs_size() == 0)
+        return {grpc::StatusCode::INVALID_ARGUMENT,
+                "SNAP_DEALS_UPDATE needs vanilla_proofs (a bincode PartitionProof per partition)"};
+      if (!r.vanilla_proof().empty())
+        return {grpc::StatusCode::INVALID_ARGUMENT,
+                "a SnapDeals request brings its partition proofs in vanilla_proofs, not vanilla_proof"};
+      const std::pair<const std::string*, std::array<std::uint8_t, 32>*> commitments[] = {
+          {&r.comm_r_old(), &vanilla->comm_r_old},
+          {&r.comm_d_new(), &vanilla->comm_d_new},
+          {&r.comm_r_new(), &vanilla->comm_r_new}};
+      const char* names[] = {"comm_r_old", "comm_d_new", "comm_r_new"};
+      for (std::size_t i = 0; i < 3; ++i) {
+        const std::string& bytes = *commitments[i].first;
+        if (bytes.size() != 32)
+          return {grpc::StatusCode::INVALID_ARGUMENT,
+                  std::string(names[i]) + " is " + std::to_string(bytes.size()) +
+                      " bytes; a SnapDeals request needs the 32-byte commitment (the CID's digest)"};
+        std::copy(bytes.begin(), bytes.end(), commitments[i].second->begin());
+      }
+      vanilla->kind = filecoin::CircuitKind::kSnapDeals;
+      for (const auto& p : r.vanilla_proofs()) vanilla->proofs.emplace_back(p.begin(), p.end());
+      // 0 (StackedDrg2KiBV1) is also "not set" on the wire: the sector size decides then.
+      if (r.registered_proof() != 0) vanilla->registered_proof = r.registered_proof();
     } else {
       return {grpc::StatusCode::UNIMPLEMENTED,
               std::string(v1::ProofKind_Name(r.proof_kind())) +
-                  " from vanilla proofs is not served yet (POREP_SEAL_COMMIT, WINDOW_POST_PARTITION and "
-                  "WINNING_POST are)"};
+                  " from vanilla proofs is not a kind cuzk knows (POREP_SEAL_COMMIT, SNAP_DEALS_UPDATE, "
+                  "WINDOW_POST_PARTITION and WINNING_POST are)"};
     }
     if (!r.witness().empty() || r.partition_witnesses_size() > 0 || r.witness_paths_size() > 0)
       return {grpc::StatusCode::INVALID_ARGUMENT, "a vanilla-proof request brings no witnesses"};
@@ -95,8 +121,7 @@ grpc::Status to_engine(const v1::SubmitProofRequest& r, const WitnessPathPolicy&
     if (r.proof_kind() != v1::PROOF_KIND_UNSPECIFIED)
       return {grpc::StatusCode::UNIMPLEMENTED,
               std::string(v1::ProofKind_Name(r.proof_kind())) +
-                  " from vanilla proofs is not served yet (POREP_SEAL_COMMIT, WINDOW_POST_PARTITION and "
-                  "WINNING_POST are); submit a circuit_id with witnesses"};
+                  " needs its vanilla proofs, or a circuit_id with witnesses"};
     return {grpc::StatusCode::INVALID_ARGUMENT, "circuit_id is required"};
   }
   if ((!r.witness().empty()) + (r.partition_witnesses_size() > 0) + (r.witness_paths_size() > 0) > 1)
@@ -200,6 +225,7 @@ v1::ProofKind wire_kind(const std::string& kind) {
   if (kind == "porep") return v1::POREP_SEAL_COMMIT;
   if (kind == "window_post") return v1::WINDOW_POST_PARTITION;
   if (kind == "winning_post") return v1::WINNING_POST;
+  if (kind == "snap_deals") return v1::SNAP_DEALS_UPDATE;
   return v1::PROOF_KIND_UNSPECIFIED;
 }
 
@@ -268,7 +294,7 @@ grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatus
   }
   resp->set_pinned_memory_bytes(s.pinned_bytes);
   resp->set_pinned_memory_limit_bytes(s.pinned_budget);
-  // Queued and proving partitions per kind (porep, window_post, winning_post, circuit).
+  // Queued and proving partitions per kind (porep, window_post, winning_post, snap_deals, circuit).
   std::map<std::string, std::pair<std::uint32_t, std::uint32_t>> queues;
   for (const auto& j : s.jobs) {
     auto& [pending, running] = queues[j.kind];

@@ -13,6 +13,7 @@
 #include "filecoin/circuit_catalog.hpp"
 #include "filecoin/porep_synthesis.hpp"
 #include "filecoin/post_synthesis.hpp"
+#include "filecoin/update_synthesis.hpp"
 #include "groth16/bellperson.hpp"
 #include "io/bellperson.hpp"
 
@@ -36,7 +37,9 @@ inline std::filesystem::path ensure_test_key(const std::string& circuit_id) {
   const auto file = test_parameter_cache() / c->parameter_file;
   const std::lock_guard lock(mutex);
   if (made.insert(circuit_id).second) {
-    const auto record = c->porep ? filecoin::porep_record(*c->porep) : filecoin::post_record(*c->post);
+    const auto record = c->porep    ? filecoin::porep_record(*c->porep)
+                        : c->update ? filecoin::update_record(*c->update)
+                                    : filecoin::post_record(*c->post);
     const auto key =
         groth16::bellperson::setup(record.system, groth16::random_toxic_waste<groth16::bellperson::Curve>());
     io::bellperson::write_params(file.string(), key);

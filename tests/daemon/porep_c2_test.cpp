@@ -129,7 +129,7 @@ TEST(DaemonPorepC2, CurioRequestsProveAndBadOnesAreRefusedWhileTheyDo) {
   EXPECT_EQ(submit(d, post).error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   v1::SubmitProofRequest snap = porep_request("snap", json);
   snap.set_proof_kind(v1::SNAP_DEALS_UPDATE);
-  EXPECT_EQ(submit(d, snap).error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_EQ(submit(d, snap).error_code(), grpc::StatusCode::INVALID_ARGUMENT);  // C1 is no partition proof
 
   // Tampered data the reader cannot tell (it hashes nothing): the circuit can, before any proving.
   filecoin::C1Output label = good_c1();

@@ -74,7 +74,7 @@ TEST(RegisteredPostProof, BuiltInCircuitIds) {
   EXPECT_EQ(win->post->sectors, 66u);
   EXPECT_EQ(find_filecoin_circuit("porep-32g")->kind, CircuitKind::kPorep);
   EXPECT_EQ(find_filecoin_circuit("wpost-16g"), nullptr);
-  EXPECT_EQ(filecoin_circuits().size(), 15u);
+  EXPECT_EQ(filecoin_circuits().size(), 20u);  // PoRep, WindowPoSt, WinningPoSt, SnapDeals: 5 sizes each
 }
 
 TEST(RegisteredPostProof, ChallengeNumbersPerApiVersion) {

@@ -1,0 +1,92 @@
+#include "filecoin/update_synthesis.hpp"
+
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "gadgets/check_cs.hpp"
+
+namespace cuzk::filecoin {
+
+namespace {
+
+// Every generated challenge bit must already be in A and B (its booleanity row) for challenge 0's part to
+// stand for every other one's.
+void check_bits_marked(const gadgets::Shape& top_shape, const UpdateTop& top) {
+  for (const auto& bits : top.generated_bits)
+    for (const Boolean& b : bits) {
+      const std::uint32_t i = b.variable().index();
+      if (!top_shape.a_aux.test(i) || !top_shape.b_aux.test(i))
+        throw gadgets::SynthesisError(
+            "SnapDeals shape: a challenge bit is not in A and B before the challenges");
+    }
+}
+
+}  // namespace
+
+const UpdateLayout& update_layout(const UpdateParams& params) {
+  static std::mutex mutex;
+  static std::map<std::uint64_t, UpdateLayout> cache;
+  {
+    const std::lock_guard lock(mutex);
+    if (auto it = cache.find(params.sector_bytes); it != cache.end()) return it->second;
+  }
+  gadgets::StructuralShapeCS top_cs;
+  const UpdateTop top = synthesize_update_top(top_cs, params, nullptr);
+  gadgets::StructuralShapeCS one(top_cs.next_input(), top_cs.next_aux());
+  synthesize_update_challenge(one, params, top, 0, nullptr);
+  if (one.num_inputs() != 0)
+    throw gadgets::SynthesisError("SnapDeals circuit: a challenge allocated an input");
+  const UpdateLayout layout{top_cs.num_inputs(), top_cs.num_aux(),      top_cs.num_constraints(),
+                            one.num_aux(),       one.num_constraints(), params.challenges};
+  const std::lock_guard lock(mutex);
+  return cache.emplace(params.sector_bytes, layout).first->second;
+}
+
+gadgets::Shape update_shape(const UpdateParams& params) {
+  gadgets::StructuralShapeCS whole;
+  const UpdateTop top = synthesize_update_top(whole, params, nullptr);
+  check_bits_marked(whole.shape(), top);
+  gadgets::StructuralShapeCS first(whole.next_input(), whole.next_aux());
+  synthesize_update_challenge(first, params, top, 0, nullptr);
+  gadgets::Shape part = first.shape();
+  gadgets::Shape shape = whole.shape();
+  for (unsigned i = 0; i < params.challenges; ++i) {
+    part.first_input = shape.first_input + shape.inputs;
+    part.first_aux = shape.first_aux + shape.aux;
+    shape.append(part);
+  }
+  return shape;
+}
+
+gadgets::Shape update_shape_sequential(const UpdateParams& params) {
+  gadgets::StructuralShapeCS cs;
+  synthesize_update_partition(cs, params, nullptr);
+  return cs.shape();
+}
+
+gadgets::PrecompiledCircuit update_record(const UpdateParams& params) {
+  gadgets::RecordCS<> cs;
+  synthesize_update_partition(cs, params, nullptr);
+  return std::move(cs).finish();
+}
+
+UpdateWitness update_witness(const UpdateParams& params, const UpdatePartitionProof& proof) {
+  gadgets::WitnessCS cs;
+  synthesize_update_partition(cs, params, &proof);
+  UpdateWitness w;
+  w.inputs = std::move(cs).take_inputs();
+  w.aux = std::move(cs).take_aux();
+  return w;
+}
+
+std::optional<std::uint64_t> update_first_unsatisfied(const UpdateParams& params,
+                                                      const UpdatePartitionProof& proof) {
+  gadgets::CheckCS cs;
+  synthesize_update_partition(cs, params, &proof);
+  const auto failure = cs.first_failure();
+  if (!failure) return std::nullopt;
+  return static_cast<std::uint64_t>(*failure);
+}
+
+}  // namespace cuzk::filecoin
