@@ -27,6 +27,7 @@
 #include "filecoin/porep_synthesis.hpp"
 #include "filecoin/porep_test_data.hpp"
 #include "groth16/bellperson.hpp"
+#include "synth_update.hpp"
 
 namespace cuzk::bench {
 
@@ -50,12 +51,15 @@ int run_synth(int argc, char** argv) {
       ->check(CLI::IsMember({"witness", "evaluate", "spmv", "shape", "check", "recorded"}));
   porep->add_option("--reps", reps, "timed repetitions (witness, shape)")->check(CLI::PositiveNumber);
   porep->add_option("--seed", seed, "seed of the generated vanilla data");
+  SynthUpdateArgs update;
+  add_synth_update_command(app, update);
   app.require_subcommand(1);
   try {
     app.parse(argc - 1, argv + 1);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  if (static_cast<CLI::App*>(update.command)->parsed()) return run_synth_update(update);
   const filecoin::PorepParams& params = filecoin::porep_params_for(size);
   if (partitions == 0) partitions = params.partitions;
   std::printf("PoRep %s: %u layers, %u challenges per partition, %u partitions, %u threads\n",

@@ -1,5 +1,8 @@
 #include "filecoin/update_synthesis.hpp"
 
+#include <tbb/parallel_for.h>
+
+#include <deque>
 #include <map>
 #include <mutex>
 #include <string>
@@ -66,8 +69,17 @@ gadgets::Shape update_shape_sequential(const UpdateParams& params) {
 }
 
 gadgets::PrecompiledCircuit update_record(const UpdateParams& params) {
+  // The challenges recorded in parallel, each at its layout's numbers, then joined in order: the same
+  // matrices as one sequential run (tests compare them), in a fraction of the time at 32 GiB.
+  const UpdateLayout& layout = update_layout(params);
   gadgets::RecordCS<> cs;
-  synthesize_update_partition(cs, params, nullptr);
+  const UpdateTop top = synthesize_update_top(cs, params, nullptr);
+  std::deque<gadgets::RecordCS<>> parts;  // stable addresses
+  for (unsigned i = 0; i < params.challenges; ++i)
+    parts.emplace_back(cs.next_input(), layout.top_aux + i * layout.challenge_aux);
+  tbb::parallel_for(0u, params.challenges,
+                    [&](unsigned i) { synthesize_update_challenge(parts[i], params, top, i, nullptr); });
+  for (gadgets::RecordCS<>& part : parts) cs.append(std::move(part));
   return std::move(cs).finish();
 }
 

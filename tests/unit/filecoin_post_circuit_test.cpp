@@ -112,5 +112,23 @@ TEST(PostCircuit, WrongValuesAreUnsatisfiedAndWrongShapesRefused) {
   EXPECT_THROW(post_witness(params, std::span(good).first(1)), gadgets::SynthesisError);
 }
 
+// post_record records the sectors in parallel: the matrices of one sequential run.
+TEST(PostCircuit, TheParallelRecordIsTheSequentialOne) {
+  for (const auto& params :
+       {post_params_for(PostKind::kWindow, "2KiB"), post_params_for(PostKind::kWinning, "2KiB")}) {
+    gadgets::RecordCS<> sequential;
+    for (unsigned s = 0; s < params.sectors; ++s) synthesize_post_sector(sequential, params, nullptr);
+    const gadgets::PrecompiledCircuit expected = std::move(sequential).finish();
+    const gadgets::PrecompiledCircuit parallel = post_record(params);
+    EXPECT_EQ(parallel.system.n_vars, expected.system.n_vars);
+    EXPECT_EQ(parallel.system.n_public, expected.system.n_public);
+    for (const auto m : {&r1cs::CsrSystem<Fr>::a, &r1cs::CsrSystem<Fr>::b, &r1cs::CsrSystem<Fr>::c}) {
+      EXPECT_EQ((parallel.system.*m).row_start, (expected.system.*m).row_start);
+      EXPECT_EQ((parallel.system.*m).col, (expected.system.*m).col);
+      EXPECT_TRUE((parallel.system.*m).val == (expected.system.*m).val);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace cuzk::filecoin

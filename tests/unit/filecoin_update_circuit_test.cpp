@@ -202,5 +202,22 @@ TEST(UpdateCircuit, ProofsOfTheWrongShapeAreRefused) {
   EXPECT_THROW(update_witness(params, k), gadgets::SynthesisError);
 }
 
+// update_record records the challenges in parallel: the matrices of one sequential run.
+TEST(UpdateCircuit, TheParallelRecordIsTheSequentialOne) {
+  const UpdateParams& params = update_params_for("2KiB");
+  gadgets::RecordCS<> sequential;
+  synthesize_update_partition(sequential, params, nullptr);
+  const gadgets::PrecompiledCircuit expected = std::move(sequential).finish();
+  const gadgets::PrecompiledCircuit parallel = update_record(params);
+  EXPECT_EQ(parallel.system.n_vars, expected.system.n_vars);
+  EXPECT_EQ(parallel.system.n_public, expected.system.n_public);
+  for (const auto m : {&r1cs::CsrSystem<Fr>::a, &r1cs::CsrSystem<Fr>::b, &r1cs::CsrSystem<Fr>::c}) {
+    EXPECT_EQ((parallel.system.*m).row_start, (expected.system.*m).row_start);
+    EXPECT_EQ((parallel.system.*m).col, (expected.system.*m).col);
+    EXPECT_TRUE((parallel.system.*m).val == (expected.system.*m).val);
+  }
+  EXPECT_EQ(parallel.shape.constraints, 1'705'039u);
+}
+
 }  // namespace
 }  // namespace cuzk::filecoin
