@@ -121,8 +121,8 @@ int main(int argc, char** argv) {
   // As the daemon and the CLI run: the io benchmarks measure the reads the product does.
   cuzk::io::use_huge_pages_for_malloc(argv);
   // Daemon client: cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …
-  static const char* const kClient[] = {"-a",      "--addr",  "single", "batch", "stress",  "status",
-                                        "metrics", "preload", "evict",  "porep", "porep-c2"};
+  static const char* const kClient[] = {"-a",      "--addr",  "single", "batch", "stress",   "status",
+                                        "metrics", "preload", "evict",  "porep", "porep-c2", "filecoin"};
   if (argc >= 2 && std::any_of(std::begin(kClient), std::end(kClient),
                                [&](const char* c) { return std::strcmp(argv[1], c) == 0; })) {
 #ifdef CUZK_HAVE_CLIENT

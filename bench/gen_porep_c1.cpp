@@ -91,8 +91,14 @@ void write_test_porep_c1(const filecoin::RegisteredSealProof& proof, const std::
             << seconds_since(t0) << " s → " << (dir / "c1.json").string() << "\n";
   if (!with_key) return;
 
+  write_test_key([&] { return filecoin::porep_record(params).system; }, dir, proof.parameter_file_stem());
+}
+
+void write_test_key(const std::function<r1cs::CsrSystem<groth16::bellperson::Fr>()>& record,
+                    const std::filesystem::path& dir, const std::string& stem) {
+  std::filesystem::create_directories(dir);
   const auto r0 = std::chrono::steady_clock::now();
-  auto system = filecoin::porep_record(params).system;
+  auto system = record();
   std::cout << "circuit recorded: " << system.a.rows() << " rows, " << system.n_vars << " variables in "
             << seconds_since(r0) << " s\n";
   const auto s0 = std::chrono::steady_clock::now();
@@ -102,7 +108,6 @@ void write_test_porep_c1(const filecoin::RegisteredSealProof& proof, const std::
   std::cout << "TEST-ONLY key: h " << key.h.size() << ", l " << key.l.size() << ", a " << key.a.size()
             << ", b " << key.b_g1.size() << " points in " << seconds_since(s0) << " s\n";
   const auto w0 = std::chrono::steady_clock::now();
-  const std::string stem = proof.parameter_file_stem();
   io::bellperson::write_params((dir / (stem + ".params")).string(), key);
   io::bellperson::write_vk((dir / (stem + ".vk")).string(), key.vk);
   std::cout << "written in " << seconds_since(w0) << " s → " << (dir / (stem + ".params")).string()

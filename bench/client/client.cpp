@@ -84,10 +84,13 @@ int run_client(int argc, char** argv) {
   add_porep_command(app, porep);
   PorepC2Args porep_c2;
   add_porep_c2_command(app, porep_c2);
+  FilecoinArgs filecoin;
+  add_filecoin_command(app, filecoin);
   CLI11_PARSE(app, argc, argv);
 
   if (static_cast<CLI::App*>(porep.command)->parsed()) return run_porep(porep, addr);
   if (static_cast<CLI::App*>(porep_c2.command)->parsed()) return run_porep_c2(porep_c2, addr);
+  if (static_cast<CLI::App*>(filecoin.command)->parsed()) return run_filecoin(filecoin, addr);
   auto stub = connect(addr);
   if (single->parsed() || batch->parsed() || stress->parsed()) {
     std::vector<JobSpec> specs;

@@ -39,6 +39,8 @@ struct JobSpec {
   // A Filecoin job instead: the vanilla proof (PoRep: a C1 output) and its kind.
   std::string vanilla_proof = {};
   v1::ProofKind proof_kind = v1::PROOF_KIND_UNSPECIFIED;
+  // Or a whole request as Curio would send it (PoSt, SnapDeals): sent as it is, with its own request_id.
+  const v1::SubmitProofRequest* request = nullptr;
 };
 
 struct Outcome {
@@ -153,15 +155,16 @@ class Runner {
   Outcome prove(const JobSpec& spec, std::size_t index) {
     v1::ProveRequest req;
     auto* s = req.mutable_submit();
+    if (spec.request) *s = *spec.request;
     s->set_request_id("bench-" + std::to_string(index));
-    s->set_circuit_id(spec.circuit);
+    if (!spec.request) s->set_circuit_id(spec.circuit);
     if (spec.witnesses.size() == 1)
       s->set_witness(spec.witnesses[0]);
     else
       for (const auto& w : spec.witnesses) s->add_partition_witnesses(w);
     for (const auto& p : spec.witness_paths) s->add_witness_paths(p);
-    s->set_priority(spec.priority);
-    s->set_proof_kind(spec.proof_kind);
+    if (!spec.request) s->set_priority(spec.priority);
+    if (!spec.request) s->set_proof_kind(spec.proof_kind);
     if (!spec.vanilla_proof.empty()) s->set_vanilla_proof(spec.vanilla_proof);
     v1::ProveResponse resp;
     grpc::ClientContext ctx;
@@ -255,5 +258,19 @@ struct PorepC2Args {
 };
 void add_porep_c2_command(CLI::App& app, PorepC2Args& args);
 int run_porep_c2(const PorepC2Args& args, std::string addr);
+
+// `cuzk-bench filecoin` (filecoin.cpp): WindowPoSt, WinningPoSt and SnapDeals from vanilla proofs.
+struct FilecoinArgs {
+  std::string kind, dir, sector_size = "2KiB", daemon, backend = "auto", vram_limit, daemon_config, timeline,
+                         load_c1;
+  unsigned sectors = 0, concurrency = 1, workers_per_device = 2, load_jobs = 0;
+  double load_warmup_s = 5;
+  std::size_t proofs = 1;
+  std::uint64_t seed = 1;
+  bool verify = true;
+  void* command = nullptr;
+};
+void add_filecoin_command(CLI::App& app, FilecoinArgs& args);
+int run_filecoin(const FilecoinArgs& args, std::string addr);
 
 }  // namespace cuzk::bench
