@@ -142,11 +142,9 @@ std::vector<gadgets::AllocatedBit> num_to_bits(CS& cs, const AllocatedNum& num) 
 
 }  // namespace update_detail
 
-// gadgets.rs apex_por: the apex leaves hashed pairwise (SHA-256 hash2) up to one root, whose path over the
-// partition bits (siblings given) must lead to comm_d.
+// The apex leaves hashed pairwise (SHA-256 hash2), row by row, left to right, up to one root.
 template <class CS>
-void apex_por(CS& cs, std::span<const AllocatedNum> apex_leafs, std::span<const Boolean> partition_bits,
-              std::span<const std::vector<AllocatedNum>> partition_path, const AllocatedNum& comm_d) {
+AllocatedNum apex_root(CS& cs, std::span<const AllocatedNum> apex_leafs) {
   std::vector<AllocatedNum> row(apex_leafs.begin(), apex_leafs.end());
   while (row.size() > 1) {
     std::vector<AllocatedNum> next;
@@ -154,8 +152,17 @@ void apex_por(CS& cs, std::span<const AllocatedNum> apex_leafs, std::span<const 
       next.push_back(sha256_tree_node_circuit(cs, row[i], row[i + 1]));
     row = std::move(next);
   }
+  return row[0];
+}
+
+// gadgets.rs apex_por: the apex root, whose path over the partition bits (siblings given) must lead to
+// comm_d.
+template <class CS>
+void apex_por(CS& cs, std::span<const AllocatedNum> apex_leafs, std::span<const Boolean> partition_bits,
+              std::span<const std::vector<AllocatedNum>> partition_path, const AllocatedNum& comm_d) {
+  const AllocatedNum root = apex_root(cs, apex_leafs);
   enforce_inclusion_by_bits(cs, tree_d_levels(static_cast<unsigned>(partition_bits.size())), partition_bits,
-                            partition_path, row[0], comm_d);
+                            partition_path, root, comm_d);
 }
 
 // gadgets.rs gen_challenge_bits: per digest j, its index k·digests + j (allocated and enforced),
@@ -191,13 +198,22 @@ std::vector<std::vector<Boolean>> gen_challenge_bits(CS& cs, const UpdateParams&
   return generated;
 }
 
-// Everything before the first challenge.
+// The top part is three sections: the prefix (everything before apex_por), the apex tree's hashes (each one
+// section of one shape, so that those of a row can be synthesized at once: update_assignment.cpp), and the
+// suffix (the partition path to comm_d_new, gen_challenge_bits). What the prefix hands on:
+struct UpdatePrefix {
+  UpdateTop top;  // all but generated_bits
+  AllocatedNum comm_d_new, comm_r_new, partition;
+  std::vector<std::vector<AllocatedNum>> partition_path;
+};
+
 template <class CS>
-UpdateTop synthesize_update_top(CS& cs, const UpdateParams& params, const UpdatePartitionProof* proof) {
+UpdatePrefix synthesize_update_prefix(CS& cs, const UpdateParams& params, const UpdatePartitionProof* proof) {
   using gadgets::AllocatedBit;
   using gadgets::LC;
   const gadgets::PoseidonConstants& gen = update_randomness_constants();
-  UpdateTop top;
+  UpdatePrefix prefix;
+  UpdateTop& top = prefix.top;
   std::uint64_t k_and_h = 0;
   if constexpr (CS::kWitness) k_and_h = update_k_and_h_select(params, proof->k, proof->h);
   const AllocatedNum k_and_h_select = AllocatedNum::alloc(cs, [&] { return Fr::from_u64(k_and_h); });
@@ -212,7 +228,7 @@ UpdateTop synthesize_update_top(CS& cs, const UpdateParams& params, const Update
       [](LC& b) { b.add(gadgets::kOne); }, [&](LC& c) { c.add(k_and_h_select.variable()); });
   top.partition_bits.assign(bits.begin(), bits.begin() + params.partition_bits);
   top.h_select.assign(bits.begin() + params.partition_bits, bits.end());
-  const AllocatedNum partition = gadgets::pack_bits(cs, std::span<const Boolean>(top.partition_bits));
+  prefix.partition = gadgets::pack_bits(cs, std::span<const Boolean>(top.partition_bits));
 
   auto public_field = [&](const Fr UpdatePartitionProof::*member) {
     const AllocatedNum n = AllocatedNum::alloc(cs, [&]() -> const Fr& { return proof->*member; });
@@ -220,9 +236,9 @@ UpdateTop synthesize_update_top(CS& cs, const UpdateParams& params, const Update
     return n;
   };
   const AllocatedNum comm_r_old = public_field(&UpdatePartitionProof::comm_r_old);
-  const AllocatedNum comm_d_new = public_field(&UpdatePartitionProof::comm_d_new);
-  const AllocatedNum comm_r_new = public_field(&UpdatePartitionProof::comm_r_new);
-  top.phi = poseidon_circuit_with(cs, gen, comm_d_new, comm_r_old);
+  prefix.comm_d_new = public_field(&UpdatePartitionProof::comm_d_new);
+  prefix.comm_r_new = public_field(&UpdatePartitionProof::comm_r_new);
+  top.phi = poseidon_circuit_with(cs, gen, prefix.comm_d_new, comm_r_old);
 
   auto private_field = [&](const Fr UpdatePartitionProof::*member) {
     return AllocatedNum::alloc(cs, [&]() -> const Fr& { return proof->*member; });
@@ -234,20 +250,35 @@ UpdateTop synthesize_update_top(CS& cs, const UpdateParams& params, const Update
     top.apex_leafs.push_back(AllocatedNum::alloc(cs, [&]() -> const Fr& { return proof->apex_leafs[i]; }));
   // The partition path: the top partition_bits levels of the first challenge's tree D path.
   const std::vector<unsigned> binary(params.challenge_bits, 2);
-  const std::vector<std::vector<AllocatedNum>> partition_path = update_detail::alloc_siblings(
+  prefix.partition_path = update_detail::alloc_siblings(
       cs, proof ? &proof->challenges[0].path_d_new : nullptr, params.challenge_bits - params.partition_bits,
       params.partition_bits, binary);
 
   for (const AllocatedNum* root : {&top.root_r_old, &top.root_r_new}) {
     const std::array<AllocatedNum, 2> preimage{comm_c, *root};
     enforce_equal(cs, poseidon_circuit(cs, std::span<const AllocatedNum>(preimage)),
-                  root == &top.root_r_old ? comm_r_old : comm_r_new);
+                  root == &top.root_r_old ? comm_r_old : prefix.comm_r_new);
   }
+  return prefix;
+}
 
-  apex_por(cs, std::span<const AllocatedNum>(top.apex_leafs), std::span<const Boolean>(top.partition_bits),
-           std::span<const std::vector<AllocatedNum>>(partition_path), comm_d_new);
-  top.generated_bits = gen_challenge_bits(cs, params, comm_r_new, partition);
-  return top;
+// The suffix, from the apex tree's root.
+template <class CS>
+void synthesize_update_suffix(CS& cs, const UpdateParams& params, UpdatePrefix& prefix,
+                              const AllocatedNum& apex_root) {
+  enforce_inclusion_by_bits(
+      cs, tree_d_levels(params.partition_bits), std::span<const Boolean>(prefix.top.partition_bits),
+      std::span<const std::vector<AllocatedNum>>(prefix.partition_path), apex_root, prefix.comm_d_new);
+  prefix.top.generated_bits = gen_challenge_bits(cs, params, prefix.comm_r_new, prefix.partition);
+}
+
+// Everything before the first challenge, in order (apex_por between the prefix and gen_challenge_bits).
+template <class CS>
+UpdateTop synthesize_update_top(CS& cs, const UpdateParams& params, const UpdatePartitionProof* proof) {
+  UpdatePrefix prefix = synthesize_update_prefix(cs, params, proof);
+  const AllocatedNum root = apex_root(cs, std::span<const AllocatedNum>(prefix.top.apex_leafs));
+  synthesize_update_suffix(cs, params, prefix, root);
+  return std::move(prefix.top);
 }
 
 // Challenge `index` of the partition.

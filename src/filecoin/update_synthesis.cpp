@@ -34,14 +34,35 @@ const UpdateLayout& update_layout(const UpdateParams& params) {
     const std::lock_guard lock(mutex);
     if (auto it = cache.find(params.sector_bytes); it != cache.end()) return it->second;
   }
+  // The top part section by section (synthesize_update_top's order), noting where each starts.
+  UpdateLayout layout;
   gadgets::StructuralShapeCS top_cs;
-  const UpdateTop top = synthesize_update_top(top_cs, params, nullptr);
+  UpdatePrefix prefix = synthesize_update_prefix(top_cs, params, nullptr);
+  layout.prefix_aux = top_cs.num_aux();
+  layout.prefix_rows = top_cs.num_constraints();
+  std::vector<AllocatedNum> row = prefix.top.apex_leafs;
+  while (row.size() > 1) {
+    std::vector<AllocatedNum> next;
+    for (std::size_t i = 0; i + 1 < row.size(); i += 2) {
+      const std::uint64_t aux = top_cs.num_aux(), rows = top_cs.num_constraints();
+      next.push_back(sha256_tree_node_circuit(top_cs, row[i], row[i + 1]));
+      if (layout.apex_hash_rows == 0) layout.apex_hash_aux = top_cs.num_aux() - aux;
+      if (layout.apex_hash_rows == 0) layout.apex_hash_rows = top_cs.num_constraints() - rows;
+    }
+    row = std::move(next);
+  }
+  synthesize_update_suffix(top_cs, params, prefix, row[0]);
+  const UpdateTop& top = prefix.top;
   gadgets::StructuralShapeCS one(top_cs.next_input(), top_cs.next_aux());
   synthesize_update_challenge(one, params, top, 0, nullptr);
   if (one.num_inputs() != 0)
     throw gadgets::SynthesisError("SnapDeals circuit: a challenge allocated an input");
-  const UpdateLayout layout{top_cs.num_inputs(), top_cs.num_aux(),      top_cs.num_constraints(),
-                            one.num_aux(),       one.num_constraints(), params.challenges};
+  layout.top_inputs = top_cs.num_inputs();
+  layout.top_aux = top_cs.num_aux();
+  layout.top_rows = top_cs.num_constraints();
+  layout.challenge_aux = one.num_aux();
+  layout.challenge_rows = one.num_constraints();
+  layout.challenges = params.challenges;
   const std::lock_guard lock(mutex);
   return cache.emplace(params.sector_bytes, layout).first->second;
 }

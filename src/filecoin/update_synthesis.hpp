@@ -15,6 +15,9 @@ namespace cuzk::filecoin {
 // tree, challenge bits), then the challenges, all of one size (no challenge allocates an input).
 struct UpdateLayout {
   std::uint64_t top_inputs = 0, top_aux = 0, top_rows = 0;  // ONE included in top_inputs
+  // Within the top part (update_circuit.hpp): the prefix (every input), then apex_leaves − 1 hashes of one
+  // size in the apex tree's order, then the suffix.
+  std::uint64_t prefix_aux = 0, prefix_rows = 0, apex_hash_aux = 0, apex_hash_rows = 0;
   std::uint64_t challenge_aux = 0, challenge_rows = 0;
   unsigned challenges = 0;
   std::uint64_t inputs() const { return top_inputs; }

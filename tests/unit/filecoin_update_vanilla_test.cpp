@@ -158,6 +158,9 @@ TEST(UpdateVanilla, TheProverAssignmentIsTheWitnessAndChecksEveryRow) {
   UpdatePartitionProof bad = proof;
   bad.challenges[7].path_r_old.levels[0].siblings[2] += Fr::one();
   EXPECT_THROW(checked_update_prover_assignment(params, bad, "p"), UnsatisfiedCircuit);
+  UpdatePartitionProof apex = proof;  // caught in the apex tree's rows, evaluated in parallel
+  apex.apex_leafs[5] += Fr::one();
+  EXPECT_THROW(checked_update_prover_assignment(params, apex, "p"), UnsatisfiedCircuit);
 }
 
 }  // namespace
