@@ -6,6 +6,7 @@
 #include <string>
 
 #include "filecoin/lent_column.hpp"
+#include "filecoin/partition_evaluation.hpp"
 #include "filecoin/porep_synthesis.hpp"
 
 namespace cuzk::filecoin {
@@ -34,18 +35,8 @@ namespace {
 bp::Assignment evaluate(const PorepParams& params, const PorepPartitionProof& proof,
                         const io::bellperson_assignment::Lend& lend,
                         std::optional<std::uint64_t>& unsatisfied) {
-  using io::bellperson_assignment::Part;
   const PorepLayout& layout = porep_layout(params);
-  const std::uint64_t rows = layout.prover_rows();
-  std::optional<io::bellperson_assignment::LentMemory> abc, aux;
-  if (lend) abc = lend(Part::kAbc, 3 * rows);
-  if (lend) aux = lend(Part::kAux, layout.aux());
-  bp::Assignment w;
-  w.a = column_in(abc, 0, rows);
-  w.b = column_in(abc, rows, rows);
-  w.c = column_in(abc, 2 * rows, rows);
-  w.aux = column_in(aux, 0, layout.aux());
-  w.inputs.resize(layout.inputs());
+  bp::Assignment w = lent_assignment(layout.inputs(), layout.aux(), layout.prover_rows(), lend);
   unsatisfied = porep_evaluate(params, proof, {w.inputs, w.aux, w.a, w.b, w.c});
   const PorepDensities& d = porep_densities(params);
   w.a_aux = d.a_aux;

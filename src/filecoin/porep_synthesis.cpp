@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 
+#include "filecoin/partition_evaluation.hpp"
 #include "filecoin/porep_circuit.hpp"
 #include "gadgets/check_cs.hpp"
 #include "gadgets/evaluation_slice.hpp"
@@ -176,59 +177,21 @@ std::optional<std::uint64_t> porep_evaluate(const PorepParams& params, const Por
   sized(out.a, layout.prover_rows(), "a");
   sized(out.b, layout.prover_rows(), "b");
   sized(out.c, layout.prover_rows(), "c");
-  const gadgets::VariableValues values{out.inputs.data(), out.aux.data()};
-  auto part = [&](std::uint64_t first_input, std::uint64_t inputs, std::uint64_t first_aux, std::uint64_t aux,
-                  std::uint64_t first_row, std::uint64_t rows) {
-    return gadgets::EvaluationSlice(
-        gadgets::WitnessSlice(out.inputs.subspan(first_input, inputs), first_input,
-                              out.aux.subspan(first_aux, aux), first_aux),
-        out.a.subspan(first_row, rows), out.b.subspan(first_row, rows), out.c.subspan(first_row, rows));
-  };
-  auto check_written = [](const gadgets::EvaluationSlice& cs, std::uint64_t inputs, std::uint64_t aux,
-                          std::uint64_t rows, const std::string& what) {
-    if (cs.inputs_written() != inputs || cs.aux_written() != aux || cs.rows_written() != rows)
-      throw gadgets::SynthesisError("PoRep evaluation: " + what +
-                                    " allocated or enforced less than its shape");
-  };
   out.inputs[0] = Fr::one();
-  constexpr std::uint64_t kNone = ~std::uint64_t{0};
-  std::atomic<std::uint64_t> first_unsatisfied{kNone};
-  auto note_unsatisfied = [&](const gadgets::EvaluationSlice& cs, std::uint64_t first_row) {
-    if (const auto row = cs.first_unsatisfied()) {
-      std::uint64_t seen = first_unsatisfied.load();
-      while (first_row + *row < seen && !first_unsatisfied.compare_exchange_weak(seen, first_row + *row)) {
-      }
-    }
-  };
+  PartitionEvaluation eval(out.inputs, out.aux, out.a, out.b, out.c, layout.rows(), "PoRep evaluation");
   PorepCommitments top;
-  {
-    const gadgets::EvaluationScope scope(&values);
-    gadgets::EvaluationSlice top_cs = part(1, layout.top_inputs - 1, 0, layout.top_aux, 0, layout.top_rows);
-    top = synthesize_porep_top(top_cs, &proof);
-    check_written(top_cs, layout.top_inputs - 1, layout.top_aux, layout.top_rows, "the top part");
-    note_unsatisfied(top_cs, 0);
-  }
+  eval.run(1, layout.top_inputs - 1, 0, layout.top_aux, 0, layout.top_rows, "the top part",
+           [&](auto& cs) { top = synthesize_porep_top(cs, &proof); });
   synthesize_sections(
       params, layout, [&](unsigned i, const PorepLayout::Section& s, PorepChallengeState& state) {
-        const gadgets::EvaluationScope scope(&values);
-        const std::uint64_t first_row = layout.top_rows + i * layout.challenge_rows + s.row_at;
-        gadgets::EvaluationSlice cs =
-            part(layout.top_inputs + i * layout.challenge_inputs + s.input_at, s.inputs,
-                 layout.top_aux + i * layout.challenge_aux + s.aux_at, s.aux, first_row, s.rows);
-        synthesize_porep_section(cs, params, top, &proof.challenges[i], s.section, state);
-        check_written(cs, s.inputs, s.aux, s.rows, "a section of challenge " + std::to_string(i));
-        note_unsatisfied(cs, first_row);
+        eval.run(layout.top_inputs + i * layout.challenge_inputs + s.input_at, s.inputs,
+                 layout.top_aux + i * layout.challenge_aux + s.aux_at, s.aux,
+                 layout.top_rows + i * layout.challenge_rows + s.row_at, s.rows,
+                 "a section of challenge " + std::to_string(i), [&](auto& cs) {
+                   synthesize_porep_section(cs, params, top, &proof.challenges[i], s.section, state);
+                 });
       });
-  // bellperson's input rows: input_i · 0 = 0, after the circuit's (A holds the input, B and C nothing).
-  const std::uint64_t rows = layout.rows();
-  for (std::uint64_t i = 0; i < layout.inputs(); ++i) {
-    out.a[rows + i] = out.inputs[i];
-    out.b[rows + i] = Fr::zero();
-    out.c[rows + i] = Fr::zero();
-  }
-  // The input rows (input · 0 = 0) always hold.
-  if (first_unsatisfied.load() == kNone) return std::nullopt;
-  return first_unsatisfied.load();
+  return eval.finish();  // the input rows (input · 0 = 0) always hold
 }
 
 std::optional<std::uint64_t> porep_first_unsatisfied_abc(std::span<const Fr> a, std::span<const Fr> b,
