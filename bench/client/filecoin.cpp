@@ -178,15 +178,9 @@ int run_filecoin(const FilecoinArgs& a, std::string addr) {
   if (!std::filesystem::exists(dir / c.parameter_file))
     write_test_key([&] { return record(c).system; }, dir, stem);
 
-  pid_t daemon = -1;
-  if (!a.daemon.empty()) {
-    const auto sock = dir / "filecoin.sock";
-    addr = "unix://" + sock.string();
-    const auto repo = dir / "repository";
-    std::filesystem::create_directories(repo);
-    daemon = start_daemon({a.daemon, sock.string(), repo.string(), a.backend, a.vram_limit, a.daemon_config,
-                           dir.string(), a.workers_per_device});
-  }
+  const pid_t daemon = start_daemon_in(
+      dir, "filecoin", {a.daemon, "", "", a.backend, a.vram_limit, a.daemon_config, "", a.workers_per_device},
+      addr);
   auto stub = connect(addr);
   std::fprintf(stderr, "filecoin: %s key %s\n", c.id.c_str(), preload_key(*stub, c.id).c_str());
 

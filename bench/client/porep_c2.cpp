@@ -52,15 +52,9 @@ int run_porep_c2(const PorepC2Args& a, std::string addr) {
       std::span(reinterpret_cast<const std::uint8_t*>(c1.data()), c1.size()), (dir / "c1.json").string());
   const std::string circuit = filecoin::porep_circuit(in.params()).id;
 
-  pid_t daemon = -1;
-  if (!a.daemon.empty()) {
-    const auto sock = dir / "porep-c2.sock";
-    addr = "unix://" + sock.string();
-    const auto repo = dir / "repository";
-    std::filesystem::create_directories(repo);
-    daemon = start_daemon({a.daemon, sock.string(), repo.string(), a.backend, a.vram_limit, a.daemon_config,
-                           dir.string(), a.workers_per_device});
-  }
+  const pid_t daemon = start_daemon_in(
+      dir, "porep-c2", {a.daemon, "", "", a.backend, a.vram_limit, a.daemon_config, "", a.workers_per_device},
+      addr);
   auto stub = connect(addr);
   std::fprintf(stderr, "porep-c2: %s (%s) key %s\n", circuit.c_str(), std::string(in.proof->name).c_str(),
                preload_key(*stub, circuit).c_str());

@@ -242,6 +242,18 @@ struct DaemonLaunch {
 };
 pid_t start_daemon(const DaemonLaunch& d);
 void stop_daemon(pid_t pid);
+// With `exe` set: a daemon whose socket (DIR/NAME.sock), repository (DIR/repository) and parameter cache
+// (DIR) are in `dir`, `addr` set to its socket; -1 (and `addr` left alone) without.
+inline pid_t start_daemon_in(const std::filesystem::path& dir, const std::string& name, DaemonLaunch d,
+                             std::string& addr) {
+  if (d.exe.empty()) return -1;
+  d.socket = (dir / (name + ".sock")).string();
+  addr = "unix://" + d.socket;
+  d.repository = (dir / "repository").string();
+  std::filesystem::create_directories(d.repository);
+  d.parameter_cache = dir.string();
+  return start_daemon(d);
+}
 void print_partitions(v1::ProvingEngine::Stub& stub, const std::set<std::string>& ids);
 // PreloadSRS for `circuit_id` (throws with the daemon's message); "already loaded" or "loaded in N ms".
 std::string preload_key(v1::ProvingEngine::Stub& stub, const std::string& circuit_id);

@@ -7,6 +7,7 @@
 
 #include "filecoin/post_synthesis.hpp"
 #include "filecoin/post_test_data.hpp"
+#include "unit/gadgets_test_util.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -44,20 +45,8 @@ TEST(PostCircuit, TheRepeatedSectorShapeIsTheWholeSynthesis) {
     params.sectors = std::min(params.sectors, 5u);
     gadgets::StructuralShapeCS cs;
     for (unsigned s = 0; s < params.sectors; ++s) synthesize_post_sector(cs, params, nullptr);
-    const gadgets::Shape& whole = cs.shape();
-    const gadgets::Shape repeated = post_shape(params);
-    EXPECT_EQ(repeated.constraints, whole.constraints) << params.name;
-    EXPECT_EQ(repeated.inputs, whole.inputs);
-    EXPECT_EQ(repeated.aux, whole.aux);
-    EXPECT_EQ(repeated.nnz_a, whole.nnz_a);
-    EXPECT_EQ(repeated.nnz_b, whole.nnz_b);
-    EXPECT_EQ(repeated.nnz_c, whole.nnz_c);
-    for (const auto member : {&gadgets::Shape::a_aux, &gadgets::Shape::b_aux, &gadgets::Shape::b_input}) {
-      ASSERT_EQ((repeated.*member).size(), (whole.*member).size());
-      EXPECT_EQ((repeated.*member).popcount(), (whole.*member).popcount());
-      for (std::uint64_t i = 0; i < (whole.*member).size(); ++i)
-        ASSERT_EQ((repeated.*member).test(i), (whole.*member).test(i)) << params.name << " bit " << i;
-    }
+    SCOPED_TRACE(params.name);
+    gadgets::testing::expect_same_shape(post_shape(params), cs.shape());
   }
 }
 
@@ -118,15 +107,8 @@ TEST(PostCircuit, TheParallelRecordIsTheSequentialOne) {
        {post_params_for(PostKind::kWindow, "2KiB"), post_params_for(PostKind::kWinning, "2KiB")}) {
     gadgets::RecordCS<> sequential;
     for (unsigned s = 0; s < params.sectors; ++s) synthesize_post_sector(sequential, params, nullptr);
-    const gadgets::PrecompiledCircuit expected = std::move(sequential).finish();
-    const gadgets::PrecompiledCircuit parallel = post_record(params);
-    EXPECT_EQ(parallel.system.n_vars, expected.system.n_vars);
-    EXPECT_EQ(parallel.system.n_public, expected.system.n_public);
-    for (const auto m : {&r1cs::CsrSystem<Fr>::a, &r1cs::CsrSystem<Fr>::b, &r1cs::CsrSystem<Fr>::c}) {
-      EXPECT_EQ((parallel.system.*m).row_start, (expected.system.*m).row_start);
-      EXPECT_EQ((parallel.system.*m).col, (expected.system.*m).col);
-      EXPECT_TRUE((parallel.system.*m).val == (expected.system.*m).val);
-    }
+    SCOPED_TRACE(params.name);
+    gadgets::testing::expect_same_matrices(post_record(params), std::move(sequential).finish());
   }
 }
 

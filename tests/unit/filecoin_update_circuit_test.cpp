@@ -9,6 +9,7 @@
 #include "filecoin/update_synthesis.hpp"
 #include "filecoin/update_test_data.hpp"
 #include "gadgets/check_cs.hpp"
+#include "unit/gadgets_test_util.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -63,18 +64,8 @@ TEST(UpdateCircuit, ThirtyTwoGibHasThePublishedConstraintCount) {
 TEST(UpdateCircuit, TheRepeatedChallengeShapeIsTheWholeSynthesis) {
   for (const char* size : {"1KiB", "2KiB", "4KiB", "16KiB"}) {
     const UpdateParams& params = update_params_for(size);
-    const gadgets::Shape whole = update_shape_sequential(params);
-    const gadgets::Shape repeated = update_shape(params);
-    EXPECT_EQ(repeated.constraints, whole.constraints) << size;
-    EXPECT_EQ(repeated.aux, whole.aux);
-    EXPECT_EQ(repeated.nnz_a, whole.nnz_a);
-    EXPECT_EQ(repeated.nnz_b, whole.nnz_b);
-    EXPECT_EQ(repeated.nnz_c, whole.nnz_c);
-    for (const auto member : {&gadgets::Shape::a_aux, &gadgets::Shape::b_aux, &gadgets::Shape::b_input}) {
-      ASSERT_EQ((repeated.*member).size(), (whole.*member).size());
-      for (std::uint64_t i = 0; i < (whole.*member).size(); ++i)
-        ASSERT_EQ((repeated.*member).test(i), (whole.*member).test(i)) << size << " bit " << i;
-    }
+    SCOPED_TRACE(size);
+    gadgets::testing::expect_same_shape(update_shape(params), update_shape_sequential(params));
   }
 }
 
@@ -207,15 +198,8 @@ TEST(UpdateCircuit, TheParallelRecordIsTheSequentialOne) {
   const UpdateParams& params = update_params_for("2KiB");
   gadgets::RecordCS<> sequential;
   synthesize_update_partition(sequential, params, nullptr);
-  const gadgets::PrecompiledCircuit expected = std::move(sequential).finish();
   const gadgets::PrecompiledCircuit parallel = update_record(params);
-  EXPECT_EQ(parallel.system.n_vars, expected.system.n_vars);
-  EXPECT_EQ(parallel.system.n_public, expected.system.n_public);
-  for (const auto m : {&r1cs::CsrSystem<Fr>::a, &r1cs::CsrSystem<Fr>::b, &r1cs::CsrSystem<Fr>::c}) {
-    EXPECT_EQ((parallel.system.*m).row_start, (expected.system.*m).row_start);
-    EXPECT_EQ((parallel.system.*m).col, (expected.system.*m).col);
-    EXPECT_TRUE((parallel.system.*m).val == (expected.system.*m).val);
-  }
+  gadgets::testing::expect_same_matrices(parallel, std::move(sequential).finish());
   EXPECT_EQ(parallel.shape.constraints, 1'705'039u);
 }
 

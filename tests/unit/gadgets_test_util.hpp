@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -108,6 +109,15 @@ inline void expect_row(const Recorded& r, std::size_t row, const Terms& a, const
   EXPECT_TRUE(row_terms(r.pc.system.a, row) == a) << "A of row " << row;
   EXPECT_TRUE(row_terms(r.pc.system.b, row) == b) << "B of row " << row;
   EXPECT_TRUE(row_terms(r.pc.system.c, row) == c) << "C of row " << row;
+}
+
+// Two recordings of one circuit (in parallel parts and in one run, say): the same matrices.
+inline void expect_same_matrices(const PrecompiledCircuit& x, const PrecompiledCircuit& y) {
+  EXPECT_EQ(x.system.n_vars, y.system.n_vars);
+  EXPECT_EQ(x.system.n_public, y.system.n_public);
+  expect_same_matrix(x.system.a, y.system.a);
+  expect_same_matrix(x.system.b, y.system.b);
+  expect_same_matrix(x.system.c, y.system.c);
 }
 
 }  // namespace cuzk::gadgets::testing
