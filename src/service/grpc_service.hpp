@@ -9,16 +9,9 @@
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/engine.hpp"
+#include "service/submit_request.hpp"
 
 namespace cuzk::service {
-
-// Which witness files a client may have the daemon read (SubmitProofRequest.witness_paths): on a unix
-// socket, which only the daemon's own user can connect to (mode 0600), any file that user can read; over
-// TCP only files under `dir`, and none while `dir` is empty.
-struct WitnessPathPolicy {
-  bool any = false;
-  std::filesystem::path dir;
-};
 
 class ProvingService final : public cuzk::v1::ProvingEngine::Service {
  public:
