@@ -76,6 +76,16 @@ Config load_config(const std::optional<std::string>& path) {
   str("daemon", "listen", c.listen);
   str("daemon", "http", c.http);
   str("daemon", "witness_dir", c.witness_dir);
+  str("daemon", "tls_cert", c.tls_cert);
+  str("daemon", "tls_key", c.tls_key);
+  str("daemon", "tls_client_ca", c.tls_client_ca);
+  str("daemon", "token_file", c.token_file);
+  if (auto n = t["daemon"]["allow_remote_plaintext"]) {
+    auto v = n.value<bool>();
+    if (!v) throw ConfigError("daemon.allow_remote_plaintext must be true or false");
+    c.allow_remote_plaintext = *v;
+  }
+  uint("daemon", "max_jobs_per_client", c.max_jobs_per_client);
   if (auto n = t["daemon"]["max_message_bytes"])
     c.max_message_bytes = bytes_value(n, "daemon.max_message_bytes");
   std::string repo = c.engine.repository.string();

@@ -20,6 +20,12 @@ struct Config {
   std::string http;                                   // host:port for /metrics, /status, /healthz; "" = off
   std::size_t max_message_bytes = std::size_t(1) << 30;
   std::string witness_dir;  // over TCP, witness_paths must lie under it (empty: refused)
+  // Remote access (docs/config.md): TLS on a TCP listener (PEM files; with a client CA, clients must present
+  // a certificate it signs), a bearer token file every call must match, plaintext TCP beyond loopback only
+  // when allowed in so many words, and a limit on each client's jobs in flight (0: none).
+  std::string tls_cert, tls_key, tls_client_ca, token_file;
+  bool allow_remote_plaintext = false;
+  unsigned max_jobs_per_client = 0;
   engine::EngineConfig engine;
 
   Config() { engine.repository = "/var/lib/cuzk/circuits"; }

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "daemon/config.hpp"
+#include "daemon/listener_security.hpp"
 #include "io/huge_pages.hpp"
 #include "service/grpc_service.hpp"
 #include "service/http.hpp"
@@ -80,18 +81,23 @@ int run(int argc, char** argv) {
   sigaddset(&signals, SIGINT);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
+  const cuzk::daemon::ListenerSecurity security = cuzk::daemon::listener_security(cfg);
+  cuzk::service::ClientAccess access({security.token, cfg.max_jobs_per_client});
   cuzk::service::Metrics metrics;
-  cfg.engine.on_job_finished = [&metrics](const cuzk::engine::JobResult& r) { metrics.job_finished(r); };
+  cfg.engine.on_job_finished = [&metrics, &access](const cuzk::engine::JobResult& r) {
+    metrics.job_finished(r);
+    access.finished(r.job_id);
+  };
   cuzk::engine::Engine engine(cfg.engine);
   const bool unix_socket = cfg.listen.rfind("unix:", 0) == 0;
-  cuzk::service::ProvingService service(engine, [&] { return metrics.render(engine.status(false)); },
-                                        {unix_socket, cfg.witness_dir});
+  cuzk::service::ProvingService service(
+      engine, [&] { return metrics.render(engine.status(false)); }, {unix_socket, cfg.witness_dir}, &access);
 
   grpc::ServerBuilder builder;
   builder.SetMaxReceiveMessageSize(static_cast<int>(std::min<std::size_t>(cfg.max_message_bytes, INT32_MAX)));
   builder.SetMaxSendMessageSize(static_cast<int>(std::min<std::size_t>(cfg.max_message_bytes, INT32_MAX)));
   int port = 0;
-  builder.AddListeningPort(cfg.listen, grpc::InsecureServerCredentials(), unix_socket ? nullptr : &port);
+  builder.AddListeningPort(cfg.listen, security.credentials, unix_socket ? nullptr : &port);
   builder.RegisterService(&service);
   const mode_t old_mask = ::umask(0177);  // the socket is created rw for its owner only
   std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
@@ -102,9 +108,9 @@ int run(int argc, char** argv) {
   }
   std::unique_ptr<cuzk::service::HttpFrontend> http_frontend;
   if (!cfg.http.empty())
-    http_frontend = std::make_unique<cuzk::service::HttpFrontend>(cfg.http, engine, metrics);
-  std::cerr << "cuzk-daemon: listening on " << cfg.listen << (cfg.http.empty() ? "" : ", HTTP on " + cfg.http)
-            << ", backend " << engine.backend() << "\n";
+    http_frontend = std::make_unique<cuzk::service::HttpFrontend>(cfg.http, engine, metrics, security.token);
+  std::cerr << "cuzk-daemon: listening on " << cfg.listen << " (" << security.description << ")"
+            << (cfg.http.empty() ? "" : ", HTTP on " + cfg.http) << ", backend " << engine.backend() << "\n";
 
   int sig = 0;
   sigwait(&signals, &sig);

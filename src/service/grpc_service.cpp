@@ -105,22 +105,36 @@ v1::ProofKind wire_kind(const std::string& kind) {
 
 }  // namespace
 
-grpc::Status ProvingService::SubmitProof(grpc::ServerContext*, const v1::SubmitProofRequest* req,
+grpc::Status ProvingService::authorized(const grpc::ServerContext* ctx) const {
+  return access_ && ctx ? access_->authorize(*ctx) : grpc::Status::OK;
+}
+
+grpc::Status ProvingService::SubmitProof(grpc::ServerContext* ctx, const v1::SubmitProofRequest* req,
                                          v1::SubmitProofResponse* resp) {
+  if (auto denied = authorized(ctx); !denied.ok()) return denied;
   engine::SubmitRequest r;
   if (auto s = to_engine(*req, witness_paths_, r); !s.ok()) return s;
+  const std::string client = ctx ? ClientAccess::client_of(*ctx) : std::string("local");
+  if (access_)
+    if (auto full = access_->reserve(client); !full.ok()) return full;
   try {
     const auto sub = engine_.submit(std::move(r));
+    if (access_) access_->admitted(client, sub.job_id);
     resp->set_job_id(sub.job_id);
     resp->set_queue_position(static_cast<std::uint32_t>(sub.queue_position));
     return grpc::Status::OK;
   } catch (const RequestError& err) {
+    if (access_) access_->abandoned(client);
     return {grpc::StatusCode::INVALID_ARGUMENT, err.what()};
+  } catch (...) {
+    if (access_) access_->abandoned(client);
+    throw;
   }
 }
 
-grpc::Status ProvingService::AwaitProof(grpc::ServerContext*, const v1::AwaitProofRequest* req,
+grpc::Status ProvingService::AwaitProof(grpc::ServerContext* ctx, const v1::AwaitProofRequest* req,
                                         v1::AwaitProofResponse* resp) {
+  if (auto denied = authorized(ctx); !denied.ok()) return denied;
   return await_job(engine_, req->job_id(), req->timeout_ms(), resp);
 }
 
@@ -131,8 +145,9 @@ grpc::Status ProvingService::Prove(grpc::ServerContext* ctx, const v1::ProveRequ
   return await_job(engine_, sub.job_id(), 0, resp->mutable_result());
 }
 
-grpc::Status ProvingService::CancelProof(grpc::ServerContext*, const v1::CancelProofRequest* req,
+grpc::Status ProvingService::CancelProof(grpc::ServerContext* ctx, const v1::CancelProofRequest* req,
                                          v1::CancelProofResponse* resp) {
+  if (auto denied = authorized(ctx); !denied.ok()) return denied;
   try {
     resp->set_was_running(engine_.cancel(req->job_id()));
     return grpc::Status::OK;
@@ -141,8 +156,9 @@ grpc::Status ProvingService::CancelProof(grpc::ServerContext*, const v1::CancelP
   }
 }
 
-grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatusRequest*,
+grpc::Status ProvingService::GetStatus(grpc::ServerContext* ctx, const v1::GetStatusRequest*,
                                        v1::GetStatusResponse* resp) {
+  if (auto denied = authorized(ctx); !denied.ok()) return denied;
   const auto s = engine_.status();
   for (const auto& d : s.devices) {
     auto* g = resp->add_gpus();
@@ -212,14 +228,16 @@ grpc::Status ProvingService::GetStatus(grpc::ServerContext*, const v1::GetStatus
   return grpc::Status::OK;
 }
 
-grpc::Status ProvingService::GetMetrics(grpc::ServerContext*, const v1::GetMetricsRequest*,
+grpc::Status ProvingService::GetMetrics(grpc::ServerContext* ctx, const v1::GetMetricsRequest*,
                                         v1::GetMetricsResponse* resp) {
+  if (auto denied = authorized(ctx); !denied.ok()) return denied;
   resp->set_prometheus_text(metrics_text_ ? metrics_text_() : std::string());
   return grpc::Status::OK;
 }
 
-grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadSrsRequest* req,
+grpc::Status ProvingService::PreloadSRS(grpc::ServerContext* ctx, const v1::PreloadSrsRequest* req,
                                         v1::PreloadSrsResponse* resp) {
+  if (auto denied = authorized(ctx); !denied.ok()) return denied;
   try {
     const auto r = engine_.preload(req->circuit_id());
     resp->set_already_loaded(r.already_loaded);
@@ -230,8 +248,9 @@ grpc::Status ProvingService::PreloadSRS(grpc::ServerContext*, const v1::PreloadS
   }
 }
 
-grpc::Status ProvingService::EvictSRS(grpc::ServerContext*, const v1::EvictSrsRequest* req,
+grpc::Status ProvingService::EvictSRS(grpc::ServerContext* ctx, const v1::EvictSrsRequest* req,
                                       v1::EvictSrsResponse* resp) {
+  if (auto denied = authorized(ctx); !denied.ok()) return denied;
   const auto r = engine_.evict(req->circuit_id());
   if (r.jobs_holding > 0)
     return {grpc::StatusCode::FAILED_PRECONDITION, "circuit '" + req->circuit_id() + "' is in use by " +

@@ -9,6 +9,7 @@
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "engine/engine.hpp"
+#include "service/access.hpp"
 #include "service/submit_request.hpp"
 
 namespace cuzk::service {
@@ -16,9 +17,14 @@ namespace cuzk::service {
 class ProvingService final : public cuzk::v1::ProvingEngine::Service {
  public:
   // `metrics_text` renders the Prometheus exposition served by GetMetrics (and HTTP /metrics).
+  // `access` (optional) checks each call's token and each client's jobs in flight; the daemon tells it
+  // when jobs end (ClientAccess::finished).
   ProvingService(engine::Engine& engine, std::function<std::string()> metrics_text,
-                 WitnessPathPolicy witness_paths = {})
-      : engine_(engine), metrics_text_(std::move(metrics_text)), witness_paths_(std::move(witness_paths)) {}
+                 WitnessPathPolicy witness_paths = {}, ClientAccess* access = nullptr)
+      : engine_(engine),
+        metrics_text_(std::move(metrics_text)),
+        witness_paths_(std::move(witness_paths)),
+        access_(access) {}
 
   grpc::Status SubmitProof(grpc::ServerContext*, const cuzk::v1::SubmitProofRequest*,
                            cuzk::v1::SubmitProofResponse*) override;
@@ -37,9 +43,12 @@ class ProvingService final : public cuzk::v1::ProvingEngine::Service {
                         cuzk::v1::EvictSrsResponse*) override;
 
  private:
+  grpc::Status authorized(const grpc::ServerContext* ctx) const;
+
   engine::Engine& engine_;
   std::function<std::string()> metrics_text_;
   WitnessPathPolicy witness_paths_;
+  ClientAccess* access_;
 };
 
 }  // namespace cuzk::service

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "service/access.hpp"
+
 namespace cuzk::service {
 
 std::string status_json(const engine::EngineStatus& s) {
@@ -88,8 +90,20 @@ std::string status_json(const engine::EngineStatus& s) {
   return j.dump(2);
 }
 
-HttpFrontend::HttpFrontend(const std::string& address, engine::Engine& engine, Metrics& metrics)
+HttpFrontend::HttpFrontend(const std::string& address, engine::Engine& engine, Metrics& metrics,
+                           const std::string& token)
     : server_(std::make_unique<httplib::Server>()) {
+  // With a token, every endpoint but /healthz (which tells a supervisor only "ok" or "degraded") asks for it,
+  // as the gRPC calls do.
+  if (!token.empty())
+    server_->set_pre_routing_handler([token](const httplib::Request& req, httplib::Response& res) {
+      if (req.path == "/healthz" || bearer_matches(req.get_header_value("Authorization"), token))
+        return httplib::Server::HandlerResponse::Unhandled;
+      res.status = 401;
+      res.set_header("WWW-Authenticate", "Bearer");
+      res.set_content("this daemon needs its bearer token: Authorization: Bearer <token>\n", "text/plain");
+      return httplib::Server::HandlerResponse::Handled;
+    });
   const auto colon = address.rfind(':');
   if (colon == std::string::npos)
     throw std::runtime_error("--http expects host:port, not \"" + address + "\"");

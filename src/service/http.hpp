@@ -19,8 +19,10 @@ std::string status_json(const engine::EngineStatus& s);
 
 class HttpFrontend {
  public:
-  // `address` is host:port. Throws std::runtime_error when it cannot listen.
-  HttpFrontend(const std::string& address, engine::Engine& engine, Metrics& metrics);
+  // `address` is host:port; `token` (optional): the bearer token /metrics and /status ask for. Throws
+  // std::runtime_error when it cannot listen.
+  HttpFrontend(const std::string& address, engine::Engine& engine, Metrics& metrics,
+               const std::string& token = "");
   ~HttpFrontend();
   int port() const { return port_; }
 
