@@ -57,6 +57,7 @@ class Daemon {
   v1::ProvingEngine::Stub& stub() { return *stub_; }
   const std::filesystem::path& socket() const { return socket_; }
   int http_port() const { return http_port_; }
+  pid_t pid() const { return pid_; }
 
  private:
   pid_t pid_ = -1;
