@@ -313,10 +313,6 @@ std::vector<groth16::bellperson::Assignment> Engine::check_assignments(const io:
 std::shared_ptr<const filecoin::VanillaJob> Engine::read_vanilla_job(SubmitRequest& req) const {
   if (!req.witnesses.empty() || !req.witness_paths.empty())
     throw RequestError("a vanilla-proof job brings its vanilla proofs, not witnesses");
-  if (!processes_.empty())
-    throw RequestError(
-        "vanilla-proof jobs (PoRep C2, PoSt) are not served with engine.isolation = \"process\" yet (use "
-        "\"thread\")");
   std::shared_ptr<const filecoin::VanillaJob> in;
   try {
     in = filecoin::read_vanilla_job(*req.vanilla);

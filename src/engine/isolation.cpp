@@ -12,8 +12,11 @@
 #include "engine/engine.hpp"
 #include "engine/engine_state.hpp"
 #include "engine/worker_process.hpp"
+#include "filecoin/vanilla_job.hpp"
 #include "groth16/bellperson.hpp"
+#include "groth16/timings.hpp"
 #include "groth16/verifier.hpp"
+#include "io/bellperson_assignment.hpp"
 #include "io/json.hpp"
 
 namespace cuzk::engine {
@@ -63,11 +66,12 @@ void Engine::start_worker_processes(int gpus) {
   remove_stale_spool_files(config_.spool_dir);
   // Everything the child's engine needs from ours; faults travel too (and CUZK_FAULT_* in the environment).
   std::vector<std::string> common = {
-      config_.worker_exe.string(), "--repository", config_.repository.string(), "--memory-budget",
-      std::to_string(config_.memory_budget), "--pinned-budget", std::to_string(config_.pinned_budget),
-      "--max-witness-bytes", std::to_string(config_.max_witness_bytes), "--max-attempts",
-      std::to_string(config_.max_attempts), "--vram-limit", std::to_string(config_.vram_limit),
-      "--vram-margin", std::to_string(config_.vram_margin), "--pinned-pool",
+      config_.worker_exe.string(), "--repository", config_.repository.string(), "--parameter-cache",
+      config_.parameter_cache.string(), "--memory-budget", std::to_string(config_.memory_budget),
+      "--pinned-budget", std::to_string(config_.pinned_budget), "--max-witness-bytes",
+      std::to_string(config_.max_witness_bytes), "--max-attempts", std::to_string(config_.max_attempts),
+      "--vram-limit", std::to_string(config_.vram_limit), "--vram-margin",
+      std::to_string(config_.vram_margin), "--pinned-pool",
       std::to_string(config_.prestage ? config_.pinned_pool : 0),
       // Each worker process makes its partitions' witnesses and holds its own
       // copy of the keys: the host budget is split between them.
@@ -126,9 +130,44 @@ std::vector<std::string> Engine::spool(SubmitRequest& req) {
   return paths;
 }
 
+namespace {
+
+// A spool file that is removed when it goes out of scope.
+struct SpoolFile {
+  std::filesystem::path path;
+  SpoolFile(const SpoolFile&) = delete;
+  SpoolFile& operator=(const SpoolFile&) = delete;
+  explicit SpoolFile(std::filesystem::path p) : path(std::move(p)) {}
+  ~SpoolFile() {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+  }
+};
+
+}  // namespace
+
 void Engine::prove_in_worker_process(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
+  // A vanilla-proof job (Filecoin's kinds) is synthesized here, where its vanilla proofs are, every row and
+  // its public inputs checked, and handed to the worker as a bellperson assignment file: the worker proves
+  // it as any assignment. The file lives in spool_dir (memory, for /dev/shm) until the call returns, and the
+  // host memory budget counts it meanwhile.
+  std::optional<SpoolFile> spooled;
+  HostMemoryBudget::Reservation witness_slot;
+  if (job.vanilla) {
+    namespace bp = groth16::bellperson;
+    const auto n = std::get<io::bellperson::Params>(job.circuit->key).lengths();
+    witness_slot =
+        reserve_witness(job, (3 * (n.h + 1) + job.vanilla->size().inputs + n.l) * sizeof(bp::Fr), r);
+    bp::Assignment assignment;
+    synthesize_vanilla(job, partition, r, assignment, {});
+    spooled.emplace(config_.spool_dir / ("cuzk-" + std::to_string(::getpid()) + "-" +
+                                         std::to_string(spooled_.fetch_add(1)) + ".witness"));
+    groth16::StageTimer t(&r.stages, "spool_witness");
+    io::bellperson_assignment::write(spooled->path.string(), assignment);
+  }
   const worker_protocol::Request request{0, worker_protocol::RequestKind::kProve, job.circuit->id,
-                                         job.witness_paths.at(partition), partition};
+                                         spooled ? spooled->path.string() : job.witness_paths.at(partition),
+                                         partition};
   unsigned child_attempts = 1;
   with_attempts(w, job, partition, r, [&] {
     PartitionResult got =

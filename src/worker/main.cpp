@@ -137,10 +137,11 @@ int main(int argc, char** argv) {
   int fd = -1, device = -1;
   unsigned workers = 1;
   engine::EngineConfig cfg;
-  std::string repository, alloc, sticky, corrupt;
+  std::string repository, parameter_cache, alloc, sticky, corrupt;
   bool no_pin = false, no_self_check = false, fallback = false;
   app.add_option("--fd", fd, "the socket to the parent")->required();
   app.add_option("--repository", repository, "the parent's circuit repository")->required();
+  app.add_option("--parameter-cache", parameter_cache, "the parent's Filecoin parameter cache");
   app.add_option("--backend", cfg.backend, "cpu or cuda")->required();
   app.add_option("--device", device, "the GPU this worker process serves");
   app.add_option("--workers", workers, "workers (per GPU, or CPU workers)");
@@ -166,6 +167,7 @@ int main(int argc, char** argv) {
   }
   try {
     cfg.repository = repository;
+    if (!parameter_cache.empty()) cfg.parameter_cache = parameter_cache;
     cfg.cpu_workers = cfg.gpu_workers_per_device = workers;
     if (device >= 0) cfg.devices = {device};
     cfg.pin_keys = !no_pin;

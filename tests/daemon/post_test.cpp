@@ -188,6 +188,15 @@ TEST(DaemonPost, WindowAndWinningPostFromVanillaProofsVerifyAndBadRequestsAreRef
   EXPECT_NE(metrics->body.find("cuzk_proofs_completed_total{circuit=\"wpost-2k\"} 3"), std::string::npos)
       << metrics->body.substr(0, 2000);
   EXPECT_NE(metrics->body.find("kind=\"winning_post\""), std::string::npos);
+
+  // With engine.isolation = "process" the daemon synthesizes the partition and its worker process proves it.
+  test::TempRepository isolated_repo;
+  Daemon isolated(isolated_repo.root(), "[filecoin]\nparameter_cache = \"" +
+                                            test::test_parameter_cache().string() +
+                                            "\"\n[engine]\nisolation = \"process\"\n");
+  std::string isolated_job;
+  ASSERT_TRUE(submit(isolated, full, &isolated_job).ok());
+  expect_verifies(await(isolated, isolated_job), "wpost-2k", chain_inputs(PostKind::kWindow, two, r));
 }
 
 }  // namespace

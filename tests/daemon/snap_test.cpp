@@ -131,6 +131,21 @@ TEST(DaemonSnap, SnapDealsFromPartitionProofsVerifiesAndBadRequestsAreRefused) {
   EXPECT_NE(metrics->body.find("cuzk_proofs_completed_total{circuit=\"snap-2k\"} 1"), std::string::npos)
       << metrics->body.substr(0, 2000);
   EXPECT_NE(metrics->body.find("kind=\"snap_deals\""), std::string::npos);
+
+  // With engine.isolation = "process" the daemon synthesizes the partition and its worker process proves it.
+  test::TempRepository isolated_repo;
+  Daemon isolated(isolated_repo.root(), "[filecoin]\nparameter_cache = \"" +
+                                            test::test_parameter_cache().string() +
+                                            "\"\n[engine]\nisolation = \"process\"\n");
+  std::string isolated_job;
+  ASSERT_TRUE(submit(isolated, snap_request("snap-isolated", params, sector), &isolated_job).ok());
+  const v1::AwaitProofResponse ri = await(isolated, isolated_job);
+  ASSERT_EQ(ri.status(), v1::AwaitProofResponse::COMPLETED) << ri.error_message();
+  EXPECT_TRUE(
+      bp::verify(vk, inputs,
+                 bp::decode_proof(std::span(reinterpret_cast<const std::uint8_t*>(ri.proof().data()), 192),
+                                  "proof", 0))
+          .valid);
 }
 
 }  // namespace
