@@ -5,6 +5,7 @@
 #include "io/bellperson.hpp"
 #include "io/bellperson_assignment.hpp"
 #include "io/bellperson_json.hpp"
+#include "io/precompiled_circuit.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace cuzk;
@@ -15,5 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::refusal_is_fine([&] { io::bellperson_assignment::read_bytes({data, data + size}, "input"); });
   fuzz::refusal_is_fine([&] { io::bellperson_assignment::read(file.path()); });
   fuzz::refusal_is_fine([&] { io::bellperson_json::read_assignments(file.path()); });
+  fuzz::refusal_is_fine([&] { io::read_precompiled_circuit_header(file.path()); });
+  fuzz::refusal_is_fine([&] { io::read_precompiled_circuit(file.path()); });
   return 0;
 }

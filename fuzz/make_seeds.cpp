@@ -17,11 +17,13 @@
 #include "filecoin/post_test_data.hpp"
 #include "filecoin/registered_post_proof.hpp"
 #include "filecoin/update_test_data.hpp"
+#include "gadgets/constraint_system.hpp"
 #include "groth16/bellperson.hpp"
 #include "groth16/setup.hpp"
 #include "io/bellperson.hpp"
 #include "io/bellperson_assignment.hpp"
 #include "io/bellperson_json.hpp"
+#include "io/precompiled_circuit.hpp"
 
 namespace {
 
@@ -88,7 +90,17 @@ int main(int argc, char** argv) {
   io::bellperson::write_vk((tmp / "k.vk").string(), key.vk);
   io::bellperson_assignment::write((tmp / "a.bin").string(), small_assignment());
   io::bellperson_json::write_assignments((tmp / "a.json").string(), {small_assignment()});
-  for (const char* f : {"k.params", "k.vk", "a.bin", "a.json"})
+  {  // x·x = y, y·1 = y recorded: a two-row pre-compiled circuit
+    gadgets::RecordCS<> cs;
+    const auto x = cs.alloc_input([]() -> const bp::Fr& { return bp::Fr::one(); });
+    const auto y = cs.alloc([]() -> const bp::Fr& { return bp::Fr::one(); });
+    cs.enforce([&](gadgets::LC& a) { a.add(x); }, [&](gadgets::LC& b) { b.add(x); },
+               [&](gadgets::LC& c) { c.add(y); });
+    cs.enforce([&](gadgets::LC& a) { a.add(y); }, [](gadgets::LC& b) { b.add(gadgets::kOne); },
+               [&](gadgets::LC& c) { c.add(y); });
+    io::write_precompiled_circuit((tmp / "c.cpce").string(), std::move(cs).finish(), "seed");
+  }
+  for (const char* f : {"k.params", "k.vk", "a.bin", "a.json", "c.cpce"})
     write(out / "bellperson_files" / f, read(tmp / f));
   fs::remove_all(tmp);
 
