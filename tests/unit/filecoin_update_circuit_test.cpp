@@ -10,6 +10,7 @@
 #include "filecoin/update_test_data.hpp"
 #include "gadgets/check_cs.hpp"
 #include "unit/gadgets_test_util.hpp"
+#include "unit/sanitizer_skip.hpp"
 
 namespace cuzk::filecoin {
 namespace {
@@ -122,6 +123,7 @@ TEST(UpdateCircuit, ApexPorHasThePublishedCounts) {
 }
 
 TEST(UpdateCircuit, GeneratedSectorUpdatesSatisfyTheCircuit) {
+  CUZK_SKIP_UNDER_SANITIZER("five test sizes, every row checked twice");
   for (const char* size : {"1KiB", "2KiB", "4KiB", "8KiB", "32KiB"}) {
     const UpdateParams& params = update_params_for(size);
     const UpdateTestSector sector = make_test_update_sector(params, 11);
@@ -140,6 +142,7 @@ TEST(UpdateCircuit, GeneratedSectorUpdatesSatisfyTheCircuit) {
 }
 
 TEST(UpdateCircuit, TheSmallestAndLargestHSatisfyTheCircuit) {
+  CUZK_SKIP_UNDER_SANITIZER("two 8 MiB partitions, every row checked");
   const UpdateParams& params = update_params_for("8MiB");  // the smallest size whose hs differ
   for (unsigned h : {params.hs.front(), params.hs.back()}) {
     const UpdateTestSector sector = make_test_update_sector(params, 3, {2}, h);
@@ -150,6 +153,7 @@ TEST(UpdateCircuit, TheSmallestAndLargestHSatisfyTheCircuit) {
 }
 
 TEST(UpdateCircuit, AWrongValueLeavesTheCircuitUnsatisfied) {
+  CUZK_SKIP_UNDER_SANITIZER("eight circuits of 1.7-7 M rows checked");
   const UpdateParams& params = update_params_for("2KiB");
   const UpdateTestSector sector = make_test_update_sector(params, 5);
   const UpdatePartitionProof good =
