@@ -140,6 +140,17 @@ class RecordCS {
   // The part synthesized right after this (a RecordCS constructed at next_input(), next_aux()): its rows
   // follow this one's.
   void append(RecordCS&& part);
+  // Room for `rows` more rows holding the given numbers of entries: appending many parts then copies each
+  // once, instead of regrowing (and for a moment doubling) matrices of tens of GB.
+  void reserve(std::uint64_t rows, std::uint64_t a_entries, std::uint64_t b_entries,
+               std::uint64_t c_entries) {
+    for (auto [m, n] :
+         {std::pair{&m_.a, a_entries}, std::pair{&m_.b, b_entries}, std::pair{&m_.c, c_entries}}) {
+      m->row_start.reserve(m->row_start.size() + rows);
+      m->col.reserve(m->col.size() + n);
+      m->val.reserve(m->val.size() + n);
+    }
+  }
   std::uint64_t next_input() const { return shape_.first_input + shape_.inputs; }
   std::uint64_t next_aux() const { return shape_.first_aux + shape_.aux; }
 
