@@ -56,13 +56,7 @@ gadgets::PrecompiledCircuit post_record(const PostParams& params) {
     parts.emplace_back(1 + s * one.num_inputs(), s * one.num_aux());
   tbb::parallel_for(0u, params.sectors,
                     [&](unsigned s) { synthesize_post_sector(parts[s], params, nullptr); });
-  std::uint64_t rows = 0, a = 0, b = 0, c = 0;
-  for (const gadgets::RecordCS<>& part : parts) {
-    const gadgets::Shape& shape = part.shape();
-    rows += shape.constraints, a += shape.nnz_a, b += shape.nnz_b, c += shape.nnz_c;
-  }
-  cs.reserve(rows, a, b, c);
-  for (gadgets::RecordCS<>& part : parts) cs.append(std::move(part));
+  cs.append_all(parts);
   return std::move(cs).finish();
 }
 

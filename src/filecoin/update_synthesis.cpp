@@ -100,13 +100,7 @@ gadgets::PrecompiledCircuit update_record(const UpdateParams& params) {
     parts.emplace_back(cs.next_input(), layout.top_aux + i * layout.challenge_aux);
   tbb::parallel_for(0u, params.challenges,
                     [&](unsigned i) { synthesize_update_challenge(parts[i], params, top, i, nullptr); });
-  std::uint64_t rows = 0, a = 0, b = 0, c = 0;
-  for (const gadgets::RecordCS<>& part : parts) {
-    const gadgets::Shape& shape = part.shape();
-    rows += shape.constraints, a += shape.nnz_a, b += shape.nnz_b, c += shape.nnz_c;
-  }
-  cs.reserve(rows, a, b, c);
-  for (gadgets::RecordCS<>& part : parts) cs.append(std::move(part));
+  cs.append_all(parts);
   return std::move(cs).finish();
 }
 

@@ -140,16 +140,20 @@ class RecordCS {
   // The part synthesized right after this (a RecordCS constructed at next_input(), next_aux()): its rows
   // follow this one's.
   void append(RecordCS&& part);
-  // Room for `rows` more rows holding the given numbers of entries: appending many parts then copies each
-  // once, instead of regrowing (and for a moment doubling) matrices of tens of GB.
-  void reserve(std::uint64_t rows, std::uint64_t a_entries, std::uint64_t b_entries,
-               std::uint64_t c_entries) {
-    for (auto [m, n] :
-         {std::pair{&m_.a, a_entries}, std::pair{&m_.b, b_entries}, std::pair{&m_.c, c_entries}}) {
+  // Every part of `parts` (each numbered right after the one before), in order, the matrices' room reserved
+  // first: each part is then copied once, instead of the matrices regrowing (and for a moment doubling) at
+  // tens of GB.
+  template <class Parts>
+  void append_all(Parts& parts) {
+    std::uint64_t rows = 0, a = 0, b = 0, c = 0;
+    for (const RecordCS& part : parts)
+      rows += part.shape_.constraints, a += part.shape_.nnz_a, b += part.shape_.nnz_b, c += part.shape_.nnz_c;
+    for (auto [m, n] : {std::pair{&m_.a, a}, std::pair{&m_.b, b}, std::pair{&m_.c, c}}) {
       m->row_start.reserve(m->row_start.size() + rows);
       m->col.reserve(m->col.size() + n);
       m->val.reserve(m->val.size() + n);
     }
+    for (RecordCS& part : parts) append(std::move(part));
   }
   std::uint64_t next_input() const { return shape_.first_input + shape_.inputs; }
   std::uint64_t next_aux() const { return shape_.first_aux + shape_.aux; }
