@@ -34,9 +34,9 @@ class HostRegistry {
   // pin() for a vector a GPU key streams from, the lock kept in `locks`. A range CUDA refuses to lock stays
   // pageable: slower copies, same results.
   template <class T>
-  void pin_if_possible(const std::vector<T>& v, std::vector<std::shared_ptr<void>>& locks) {
+  void pin_if_possible(const T& v, std::vector<std::shared_ptr<void>>& locks) {  // a vector or HostArray
     try {
-      if (auto lock = pin(v.data(), v.size() * sizeof(T))) locks.push_back(std::move(lock));
+      if (auto lock = pin(v.data(), v.size() * sizeof(v[0]))) locks.push_back(std::move(lock));
     } catch (const CudaError&) {
     }
   }

@@ -139,6 +139,9 @@ Config load_config(const std::optional<std::string>& path) {
   str("engine", "spool_dir", spool_dir);
   c.engine.worker_exe = worker_exe;
   c.engine.spool_dir = spool_dir;
+  str("engine", "key_store", c.engine.key_store);
+  if (c.engine.key_store.empty())
+    throw ConfigError("engine.key_store must be \"auto\", \"off\" or a directory, not empty");
   std::uint64_t seed = 1;
   if (auto n = t["faults"]["seed"]) {
     auto v = n.value<std::int64_t>();

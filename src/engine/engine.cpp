@@ -126,6 +126,9 @@ Engine::Engine(EngineConfig config)
   if (config_.isolation != "thread" && config_.isolation != "process")
     throw std::invalid_argument("isolation must be thread or process, not \"" + config_.isolation + "\"");
   const bool in_process = config_.isolation == "thread";
+  if (!config_.key_store_dir.empty())  // a worker process: its parent's shared keys
+    repository_.set_key_store(
+        std::make_shared<KeyStore>(config_.key_store_dir, [this](const std::string& line) { log(line); }));
 
   if (!in_process) {
     repository_.set_verifying_only(true);  // the worker processes hold the proving keys
@@ -209,6 +212,8 @@ Engine::Worker& Engine::add_worker(std::string name) {
 
 Engine::~Engine() {
   shutdown(false);
+  // The shared images go with the daemon (a worker still mapping one keeps its memory until it exits).
+  if (worker_key_store_) KeyStore::remove_store(worker_key_store_->dir());
 }
 
 void Engine::log(const std::string& line) const {
@@ -577,9 +582,11 @@ Repository::EvictResult Engine::evict(const std::string& circuit_id) {
     }
     if (!reply) continue;
     r.was_loaded = r.was_loaded || reply->already;
-    r.freed_bytes += reply->bytes;
+    // Worker processes that share one image free it once, when the store lets it go below.
+    r.freed_bytes = worker_key_store_ ? std::max(r.freed_bytes, reply->bytes) : r.freed_bytes + reply->bytes;
     r.jobs_holding = std::max<long>(r.jobs_holding, reply->holding);
   }
+  if (worker_key_store_ && r.jobs_holding == 0) worker_key_store_->remove(circuit_id);
 #ifdef CUZK_HAVE_CUDA
   if (r.was_loaded && r.jobs_holding == 0)
     for (auto& d : devices_) {
@@ -659,6 +666,7 @@ EngineStatus Engine::status(bool with_jobs) const {
   s.repository_budget = repository_.budget_bytes();
   s.pinned_bytes = repository_.pinned_bytes();
   s.pinned_budget = repository_.pinned_budget_bytes();
+  if (worker_key_store_) s.key_store_bytes = worker_key_store_->bytes();
   s.queue_depth = scheduler_.depth_by_priority();
   s.backend = backend_;
 #ifdef CUZK_HAVE_CUDA

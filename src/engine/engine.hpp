@@ -165,6 +165,7 @@ struct EngineStatus {
   // one to be pre-staged), and requests it refused (over its budget, or not page-lockable).
   std::uint64_t pinned_pool_leases = 0, pinned_pool_refused = 0;
   std::size_t pinned_staging_bytes = 0;  // StagedUpload's page-locked copy buffers (CUDA), kept for reuse
+  std::size_t key_store_bytes = 0;       // isolation = process: the worker processes' shared key images
   double uptime_seconds = 0;
   std::string backend;  // "cpu" or "cuda"
   FaultCounts faults;
@@ -229,6 +230,13 @@ struct EngineConfig {
   unsigned partition_timeout_s = 0;
   std::filesystem::path worker_exe;
   std::filesystem::path spool_dir;
+  // isolation = process: where the worker processes share their proving keys (engine/key_store.hpp), so
+  // that a key is in host memory once and a restarted worker maps it instead of reading the key file:
+  // "auto" (a directory in spool_dir, i.e. /dev/shm), "off" (each worker process reads its own copy), or
+  // the directory (on a memory file system) under which the daemon makes its store.
+  std::string key_store = "auto";
+  // In a worker process: the store its parent made; empty: none.
+  std::filesystem::path key_store_dir;
   // In a worker process: a sticky CUDA fault ends the process (its parent starts a new one) instead of
   // resetting the context in place.
   bool exit_on_sticky = false;
@@ -370,6 +378,8 @@ class Engine {
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::vector<std::unique_ptr<WorkerProcess>>
       processes_;                          // isolation = process: one per GPU, or the CPU pool
+  // isolation = process: the store of proving keys this engine's worker processes share (null: off).
+  std::shared_ptr<KeyStore> worker_key_store_;
   std::vector<int> process_devices_;       // the GPU each worker process serves; -1: the CPU pool
   std::atomic<std::uint64_t> spooled_{0};  // inline witnesses written to spool files
   std::vector<std::unique_ptr<Device>> devices_;

@@ -80,6 +80,13 @@ void Engine::start_worker_processes(int gpus) {
                      std::max<std::size_t>(1, backend_ == "cuda" ? gpu_ordinals(gpus).size() : 1)),
       "--fault-alloc", fault_arg(config_.fault_alloc), "--fault-sticky", fault_arg(config_.fault_sticky),
       "--fault-corrupt", fault_arg(config_.fault_corrupt)};
+  if (config_.key_store != "off") {
+    const std::filesystem::path parent =
+        config_.key_store == "auto" ? config_.spool_dir : std::filesystem::path(config_.key_store);
+    worker_key_store_ = std::make_shared<KeyStore>(KeyStore::create_for_this_process(parent),
+                                                   [this](const std::string& line) { log(line); });
+    common.insert(common.end(), {"--key-store", worker_key_store_->dir().string()});
+  }
   if (!config_.pin_keys) common.push_back("--no-pin");
   if (!config_.self_check) common.push_back("--no-self-check");
   auto logger = [this](const std::string& line) { log(line); };

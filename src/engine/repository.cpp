@@ -87,6 +87,11 @@ void Repository::set_pinner(Pinner pin, std::size_t pinned_budget_bytes) {
   pinned_budget_ = pinned_budget_bytes;
 }
 
+void Repository::set_key_store(std::shared_ptr<KeyStore> store) {
+  std::lock_guard lock(mutex_);
+  key_store_ = std::move(store);
+}
+
 void Repository::set_verifying_only(bool on) {
   std::lock_guard lock(mutex_);
   verifying_only_ = on;
@@ -95,6 +100,38 @@ void Repository::set_verifying_only(bool on) {
 void Repository::set_parameter_cache(std::filesystem::path dir) {
   std::lock_guard lock(mutex_);
   parameter_cache_ = std::move(dir);
+}
+
+template <class Key>
+Key Repository::load_key(Circuit& c, const std::filesystem::path& key_file,
+                         const std::function<Key(io::ArraySource*)>& read) {
+  std::shared_ptr<KeyStore> store;
+  {
+    std::lock_guard lock(mutex_);
+    store = key_store_;
+  }
+  if (!store || c.verifying_only) {
+    ++key_file_reads_;
+    return read(nullptr);
+  }
+  KeyStore::Source how{};
+  Key key = store->load<Key>(c.id, key_file, read, how);
+  if (how != KeyStore::Source::kMapped) ++key_file_reads_;
+  c.shared_image = how != KeyStore::Source::kPrivate;
+  return key;
+}
+
+io::CurveId Repository::zkey_curve(const std::string& id, const std::filesystem::path& zkey, bool vk_only) {
+  std::shared_ptr<KeyStore> store;
+  {
+    std::lock_guard lock(mutex_);
+    store = key_store_;
+  }
+  // A key in the store says its curve itself: the key file is not opened at all.
+  if (store && !vk_only)
+    if (const auto kind = store->image_kind(id, zkey))
+      return *kind == io::key_image::KeyKind::kZkeyBn254 ? io::CurveId::bn254 : io::CurveId::bls12_381;
+  return io::peek_curve(zkey.string());
 }
 
 std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
@@ -150,11 +187,16 @@ std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
     if (!has_params)
       throw RepositoryError("circuit '" + id + "': kind \"bellperson\" needs " + params.string());
     try {
-      auto p = io::bellperson::read_params(params.string(), false, vk_only);
+      using Params = io::bellperson::Params;
+      auto p = load_key<Params>(*circuit, params, [&](io::ArraySource* arrays) {
+        return io::bellperson::read_params(params.string(), false, vk_only, arrays);
+      });
       circuit->curve = io::CurveId::bls12_381;
       circuit->bytes = key_bytes(p);
       circuit->key = std::move(p);
     } catch (const io::FormatError& e) {
+      throw RepositoryError("circuit '" + id + "': " + e.what());
+    } catch (const io::key_image::ImageError& e) {
       throw RepositoryError("circuit '" + id + "': " + e.what());
     }
     pin(*circuit);
@@ -162,14 +204,19 @@ std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
   }
   if (!has_zkey) throw RepositoryError("circuit '" + id + "': kind \"groth16\" needs " + zkey.string());
   try {
-    circuit->curve = mapped ? mapped->curve : io::peek_curve(zkey.string());
+    circuit->curve = mapped ? mapped->curve : zkey_curve(id, zkey, vk_only);
     io::with_curve(circuit->curve, [&]<class C>() {
-      auto pk = mapped ? io::read_zkey<C>(zkey.string(), std::move(*mapped->file), vk_only)
-                       : io::read_zkey<C>(zkey.string(), io::MappedFile(zkey.string()), vk_only);
+      auto pk = load_key<groth16::ProvingKey<C>>(*circuit, zkey, [&](io::ArraySource* arrays) {
+        return mapped && !arrays
+                   ? io::read_zkey<C>(zkey.string(), std::move(*mapped->file), vk_only)
+                   : io::read_zkey<C>(zkey.string(), io::MappedFile(zkey.string()), vk_only, arrays);
+      });
       circuit->bytes = key_bytes(pk);
       circuit->key = std::move(pk);
     });
   } catch (const io::FormatError& e) {
+    throw RepositoryError("circuit '" + id + "': " + e.what());
+  } catch (const io::key_image::ImageError& e) {
     throw RepositoryError("circuit '" + id + "': " + e.what());
   }
   pin(*circuit);
@@ -222,7 +269,8 @@ void Repository::make_room(std::size_t bytes) {
 
 void Repository::demote_to_mapped(const std::string& id, const Circuit& c) {
   const auto zkey = root_ / id / "circuit.zkey";
-  if (c.bellperson()) return;  // .params reload from disk (the mapped tier holds .zkey files)
+  // .params reload from disk (the mapped tier holds .zkey files); a shared image is mapped again.
+  if (c.bellperson() || c.shared_image) return;
   try {
     Mapped m{c.curve, std::filesystem::file_size(zkey), std::filesystem::last_write_time(zkey),
              std::make_unique<io::MappedFile>(zkey.string())};

@@ -27,6 +27,7 @@
 // so that an operator's evict either frees the memory or says why not.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
@@ -41,6 +42,7 @@
 
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
+#include "engine/key_store.hpp"
 #include "engine/priority.hpp"
 #include "groth16/types.hpp"
 #include "io/bellperson.hpp"
@@ -69,6 +71,8 @@ struct Circuit {
   // The key holds its verifying key and counts only, no points (Repository::set_verifying_only): it can
   // check witnesses' shapes and proofs, not prove.
   bool verifying_only = false;
+  // Its arrays are views of a shared key image (Repository::set_key_store), not this process's memory.
+  bool shared_image = false;
   bool bellperson() const { return std::holds_alternative<io::bellperson::Params>(key); }
   // Page-lock registrations of the key's big vectors; declared after `key` so that they are released
   // before the memory they cover.
@@ -123,6 +127,13 @@ class Repository {
   // Where Filecoin's built-in circuits find their parameter files (the operator's parameter cache). Set once,
   // before the first load; empty: built-in ids are unknown.
   void set_parameter_cache(std::filesystem::path dir);
+
+  // Proving keys loaded from now on come from `store` (engine/key_store.hpp): mapped from a shared image
+  // when one of the same key file is there, else decoded into a new one. For the worker processes of an
+  // engine with isolation = "process". Set once, before the first load.
+  void set_key_store(std::shared_ptr<KeyStore> store);
+  // Key files read and decoded so far (a key mapped from the store reads none).
+  std::uint64_t key_file_reads() const { return key_file_reads_.load(); }
   const std::filesystem::path& parameter_cache() const { return parameter_cache_; }
 
   const std::filesystem::path& root() const { return root_; }
@@ -168,6 +179,12 @@ class Repository {
     std::unique_ptr<io::MappedFile> file;
   };
   std::shared_ptr<const Circuit> load(const std::string& id);
+  // The curve of a .zkey: from its image in the key store when there is one, else from the file.
+  io::CurveId zkey_curve(const std::string& id, const std::filesystem::path& zkey, bool vk_only);
+  // read(arrays) through the key store when there is one (and the circuit proves), else read(nullptr).
+  template <class Key>
+  Key load_key(Circuit& c, const std::filesystem::path& key_file,
+               const std::function<Key(io::ArraySource*)>& read);
   void pin(Circuit& c);
   void make_room(std::size_t bytes);                               // with mutex_ held
   void demote_to_mapped(const std::string& id, const Circuit& c);  // with mutex_ held
@@ -181,6 +198,8 @@ class Repository {
   bool verifying_only_ = false;
   std::size_t pinned_budget_ = 0;
   std::size_t pinning_ = 0;  // bytes being registered by loads in progress
+  std::shared_ptr<KeyStore> key_store_;
+  std::atomic<std::uint64_t> key_file_reads_{0};
   mutable std::mutex mutex_;
   std::map<std::string, Entry> loaded_;
   std::map<std::string, Mapped> mapped_;

@@ -70,7 +70,7 @@ std::vector<Fr> select(std::span<const Fr> head, const Density* head_density, st
 // Witness-side MSMs take the split form (zeros skipped, ones batch-added: most PoRep values are bits);
 // the quotient's dense coefficients take plain Pippenger.
 template <class Cfg>
-ec::Jacobian<Cfg> msm_of(const std::vector<ec::Affine<Cfg>>& bases, std::span<const Fr> scalars,
+ec::Jacobian<Cfg> msm_of(std::span<const ec::Affine<Cfg>> bases, std::span<const Fr> scalars,
                          bool witness = true) {
   const auto plain = msm::plain_scalars(scalars.data(), scalars.size());
   return witness ? msm::split_msm<Cfg>(bases.data(), plain.data(), scalars.size())

@@ -90,8 +90,8 @@ std::optional<cuda::DeviceBuffer<Fr>> third_buffer(std::size_t m, cudaStream_t s
 
 // A host vector on the device; `temporary`: stream-ordered, for the proof in progress (the key's points
 // stay).
-template <class T>
-cuda::DeviceBuffer<T> on_device(const std::vector<T>& v, cudaStream_t stream, bool temporary = false) {
+template <class V, class T = std::remove_cvref_t<decltype(std::declval<const V&>()[0])>>
+cuda::DeviceBuffer<T> on_device(const V& v, cudaStream_t stream, bool temporary = false) {  // vector, HostArray
   cuda::DeviceBuffer<T> d =
       temporary ? cuda::DeviceBuffer<T>(v.size(), stream) : cuda::DeviceBuffer<T>(v.size());
   cuda::StagedUpload().upload(d, v.data(), v.size(), stream);
@@ -101,7 +101,7 @@ cuda::DeviceBuffer<T> on_device(const std::vector<T>& v, cudaStream_t stream, bo
 // Σ scalars[i]·points[i] over the key's points: the device copy when resident, else streamed from the host.
 template <class Cfg>
 ec::Jacobian<Cfg> msm(const cuda::DeviceBuffer<ec::Affine<Cfg>>* resident,
-                      const std::vector<ec::Affine<Cfg>>& host, const ff::BigInt<4>* d_scalars, std::size_t n,
+                      std::span<const ec::Affine<Cfg>> host, const ff::BigInt<4>* d_scalars, std::size_t n,
                       cudaStream_t stream) {
   if (n == 0) return ec::Jacobian<Cfg>::infinity();
   return resident ? msm::gpu::pippenger<Cfg, 4>(resident->data(), d_scalars, n, stream)

@@ -103,8 +103,8 @@ struct ResidentKey<Curve>::Impl {
 
   // Page-locks a streamed array so its uploads are asynchronous and full speed, sharing the lock when the
   // repository (or another worker) already holds it.
-  template <class T>
-  void pin(const std::vector<T>& v) {
+  template <class V>
+  void pin(const V& v) {
     cuda::HostRegistry::instance().pin_if_possible(v, registered);
   }
 };

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "io/host_array.hpp"
+
 namespace cuzk::groth16 {
 
 // One non-zero entry of the A or B matrix, value already decoded to a field element (snarkjs stores
@@ -34,11 +36,12 @@ struct ProvingKey {
   G1 alpha1, beta1, delta1;
   G2 beta2, gamma2, delta2;
   std::vector<G1> ic;                     // nPublic + 1
-  std::vector<MatrixEntry<Curve>> coefs;  // A and B entries incl. the public-input binding rows
-  std::vector<G1> a, b1;                  // nVars
-  std::vector<G2> b2;                     // nVars
-  std::vector<G1> c;                      // nVars - nPublic - 1
-  std::vector<G1> h;                      // domainSize (odd-coset Lagrange points / δ)
+  // The big arrays: owned, or views of a shared key image (io/host_array.hpp).
+  io::HostArray<MatrixEntry<Curve>> coefs;  // A and B entries incl. the public-input binding rows
+  io::HostArray<G1> a, b1;                  // nVars
+  io::HostArray<G2> b2;                     // nVars
+  io::HostArray<G1> c;                      // nVars - nPublic - 1
+  io::HostArray<G1> h;                      // domainSize (odd-coset Lagrange points / δ)
 
   VerifyingKey<Curve> verifying_key() const { return {alpha1, beta2, gamma2, delta2, ic}; }
 };

@@ -42,14 +42,14 @@ class Reader {
   std::vector<P> points(const char* what, std::size_t count, bool check_subgroup, bool allow_infinity) {
     const std::size_t size = need_points<P>(what, count);
     std::vector<P> out(count);
-    decode_at(out, what, pos_, check_subgroup, allow_infinity);
+    decode_at<P>(out, what, pos_, check_subgroup, allow_infinity);
     pos_ += count * size;
     return out;
   }
 
   // out.size() points of one vector from offset `at` (checked by need_points when it was stepped over).
-  template <class P>
-  void decode_at(std::vector<P>& out, const char* what, std::size_t at, bool check_subgroup,
+  template <class P, class Out>
+  void decode_at(Out& out, const char* what, std::size_t at, bool check_subgroup,
                  bool allow_infinity) const {
     constexpr std::size_t size = std::is_same_v<P, G1> ? kG1 : kG2;
     const std::uint8_t* base = bytes_.data() + at;
@@ -143,7 +143,7 @@ auto encode_uncompressed(const P& p) {
 // 2^18-point chunks a fresh file was written slower than point by point on this machine's file system
 // (K = 20: 1,050 against 580 ms; with 4,096, 235 ms).
 template <class P>
-void put_points(std::ofstream& out, const std::vector<P>& v, bool with_count = true) {
+void put_points(std::ofstream& out, std::span<const P> v, bool with_count = true) {
   if (with_count) put_u32(out, static_cast<std::uint32_t>(v.size()));
   constexpr std::size_t kSize = std::tuple_size_v<decltype(encode_uncompressed(std::declval<P>()))>;
   constexpr std::size_t kChunk = std::size_t(1) << 12;
@@ -162,11 +162,13 @@ void put_points(std::ofstream& out, const std::vector<P>& v, bool with_count = t
 }
 
 void write_vk_part(std::ofstream& out, const VerifyingKey& vk) {
-  put_points(out, std::vector<G1>{vk.alpha1, vk.beta1}, false);
-  put_points(out, std::vector<G2>{vk.beta2, vk.gamma2}, false);
-  put_points(out, std::vector<G1>{vk.delta1}, false);
-  put_points(out, std::vector<G2>{vk.delta2}, false);
-  put_points(out, vk.ic);
+  const G1 alpha_beta[] = {vk.alpha1, vk.beta1}, delta1[] = {vk.delta1};
+  const G2 beta_gamma[] = {vk.beta2, vk.gamma2}, delta2[] = {vk.delta2};
+  put_points<G1>(out, alpha_beta, false);
+  put_points<G2>(out, beta_gamma, false);
+  put_points<G1>(out, delta1, false);
+  put_points<G2>(out, delta2, false);
+  put_points<G1>(out, vk.ic);
 }
 
 std::ofstream open_out(const std::string& path) {
@@ -177,7 +179,7 @@ std::ofstream open_out(const std::string& path) {
 
 }  // namespace
 
-Params read_params(const std::string& path, bool check_subgroup, bool verifying_only) {
+Params read_params(const std::string& path, bool check_subgroup, bool verifying_only, ArraySource* arrays) {
   Reader r(path);
   Params p;
   p.vk = read_vk_part(r);
@@ -204,15 +206,18 @@ Params read_params(const std::string& path, bool check_subgroup, bool verifying_
     p.lengths_only = n;
     return p;
   }
-  // Sizing a vector zeroes it on one core; the five at once (47 GB at 32 GiB PoRep, where zeroing them one
+  // Sizing an array zeroes it on one core; the five at once (47 GB at 32 GiB PoRep, where zeroing them one
   // after another would take longer than decoding them on every core).
-  tbb::parallel_invoke([&] { p.h.resize(n.h); }, [&] { p.l.resize(n.l); }, [&] { p.a.resize(n.a); },
-                       [&] { p.b_g1.resize(n.b); }, [&] { p.b_g2.resize(n.b); });
-  r.decode_at(p.h, "h", h_at, check_subgroup, false);
-  r.decode_at(p.l, "l", l_at, check_subgroup, false);
-  r.decode_at(p.a, "a", a_at, check_subgroup, false);
-  r.decode_at(p.b_g1, "b_g1", b1_at, check_subgroup, false);
-  r.decode_at(p.b_g2, "b_g2", b2_at, check_subgroup, false);
+  tbb::parallel_invoke([&] { p.h = HostArray<G1>::make(n.h, arrays); },
+                       [&] { p.l = HostArray<G1>::make(n.l, arrays); },
+                       [&] { p.a = HostArray<G1>::make(n.a, arrays); },
+                       [&] { p.b_g1 = HostArray<G1>::make(n.b, arrays); },
+                       [&] { p.b_g2 = HostArray<G2>::make(n.b, arrays); });
+  r.decode_at<G1>(p.h, "h", h_at, check_subgroup, false);
+  r.decode_at<G1>(p.l, "l", l_at, check_subgroup, false);
+  r.decode_at<G1>(p.a, "a", a_at, check_subgroup, false);
+  r.decode_at<G1>(p.b_g1, "b_g1", b1_at, check_subgroup, false);
+  r.decode_at<G2>(p.b_g2, "b_g2", b2_at, check_subgroup, false);
   return p;
 }
 
@@ -224,11 +229,11 @@ VerifyingKey read_vk(const std::string& path) {
 void write_params(const std::string& path, const Params& p) {
   auto out = open_out(path);
   write_vk_part(out, p.vk);
-  put_points(out, p.h);
-  put_points(out, p.l);
-  put_points(out, p.a);
-  put_points(out, p.b_g1);
-  put_points(out, p.b_g2);
+  put_points<G1>(out, p.h);
+  put_points<G1>(out, p.l);
+  put_points<G1>(out, p.a);
+  put_points<G1>(out, p.b_g1);
+  put_points<G2>(out, p.b_g2);
   if (!out) throw FormatError(path, "write failed");
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ec/bls12_381.hpp"
+#include "io/host_array.hpp"
 
 namespace cuzk::io::bellperson {
 
@@ -34,10 +35,11 @@ struct VerifyingKey {
 
 struct Params {
   VerifyingKey vk;
-  std::vector<G1> h;        // m − 1 points, m = the FFT domain
-  std::vector<G1> l;        // one per aux variable
-  std::vector<G1> a, b_g1;  // inputs then aux with a non-zero A (B) polynomial
-  std::vector<G2> b_g2;
+  // The big arrays: owned, or views of a shared key image (io/host_array.hpp).
+  HostArray<G1> h;        // m − 1 points, m = the FFT domain
+  HostArray<G1> l;        // one per aux variable
+  HostArray<G1> a, b_g1;  // inputs then aux with a non-zero A (B) polynomial
+  HostArray<G2> b_g2;
   // The vectors' lengths; read with `verifying_only`, the vectors stay empty and only these are kept.
   struct Lengths {
     std::size_t h = 0, l = 0, a = 0, b = 0;  // b: of b_g1 and b_g2
@@ -52,7 +54,9 @@ struct Params {
 
 // verifying_only: the verifying key and the vectors' lengths, the points stepped over (not decoded, not
 // held): what a process that only checks proofs and assignments needs (engine.isolation = "process").
-Params read_params(const std::string& path, bool check_subgroup = false, bool verifying_only = false);
+// `arrays`: where the big arrays go (a key image being built, io/key_image.hpp); the heap when null.
+Params read_params(const std::string& path, bool check_subgroup = false, bool verifying_only = false,
+                   ArraySource* arrays = nullptr);
 VerifyingKey read_vk(const std::string& path);
 
 void write_params(const std::string& path, const Params& params);

@@ -148,11 +148,12 @@ void read_point(Cursor& c, A& out, const char* what) {
 }
 
 template <class A>
-std::vector<A> read_points(const BinFile& f, const Header& h, std::uint32_t id, const char* point_name) {
+HostArray<A> read_points(const BinFile& f, const Header& h, std::uint32_t id, const char* point_name,
+                         ArraySource* arrays = nullptr) {
   Cursor c = f.section(id, section_name(id));
   const Expected e = point_section(h, id);
   require_point_section_size(c, e);
-  std::vector<A> v(e.count);
+  auto v = HostArray<A>::make(e.count, arrays);
   const auto res = decode_lem_array(c.take(c.size(), "points"), e.count, v.data());
   if (res.status != PointStatus::ok)
     c.fail_at(c.offset_of(res.bad_index * lem_size<A>),
@@ -193,14 +194,14 @@ bool decode_coef(const std::uint8_t* rec, const Header& h, groth16::MatrixEntry<
 
 // Decoded in parallel (hundreds of millions at PoRep scale); the first bad record (lowest index) is reported.
 template <class Curve>
-std::vector<groth16::MatrixEntry<Curve>> read_coefs(const BinFile& f, const Header& h) {
+HostArray<groth16::MatrixEntry<Curve>> read_coefs(const BinFile& f, const Header& h, ArraySource* arrays) {
   static_assert(Curve::Fr::bytes() == kN8r);
   constexpr std::uint64_t kRecord = kCoefHeader + kN8r;
   Cursor c = f.section(4, section_name(4));
   const std::uint32_t n = read_coef_count(c);
   const std::uint64_t first = c.offset();
   const std::uint8_t* base = c.take(n * kRecord, "coefficients");
-  std::vector<groth16::MatrixEntry<Curve>> out(n);
+  auto out = HostArray<groth16::MatrixEntry<Curve>>::make(n, arrays);
   const std::uint64_t bad =
       decode_parallel(n, [&](std::uint64_t i) { return decode_coef<Curve>(base + i * kRecord, h, out[i]); });
   if (bad < n) {
@@ -237,10 +238,10 @@ void write_modulus(BinWriter& w) {
   w.bytes(m.v, F::bytes());
 }
 
-template <class A>
-void write_points(BinWriter& w, const std::vector<A>& v) {
+template <class V>
+void write_points(BinWriter& w, const V& v) {
   // Affine is byte-identical to LEM, so whole arrays go out in one write.
-  w.bytes(v.data(), v.size() * sizeof(A));
+  w.bytes(v.data(), v.size() * sizeof(v[0]));
 }
 
 }  // namespace
@@ -251,7 +252,8 @@ groth16::ProvingKey<Curve> read_zkey(const std::string& path) {
 }
 
 template <class Curve>
-groth16::ProvingKey<Curve> read_zkey(const std::string& name, MappedFile file, bool verifying_only) {
+groth16::ProvingKey<Curve> read_zkey(const std::string& name, MappedFile file, bool verifying_only,
+                                     ArraySource* arrays) {
   using G1 = typename Curve::G1;
   using G2 = typename Curve::G2;
   BinFile f(name, std::move(file), {"zkey"});
@@ -272,7 +274,7 @@ groth16::ProvingKey<Curve> read_zkey(const std::string& name, MappedFile file, b
   read_point(s2, pk.delta1, "delta1");
   read_point(s2, pk.delta2, "delta2");
 
-  pk.ic = read_points<G1>(f, h, 3, "IC");
+  pk.ic = read_points<G1>(f, h, 3, "IC").to_vector();
   if (verifying_only) return pk;
   // The sections at once: sizing a vector zeroes it on one core, and one after another that took longer than
   // the decoding (in parallel within each) at PoRep scale. The error reported is still the first section's
@@ -287,12 +289,12 @@ groth16::ProvingKey<Curve> read_zkey(const std::string& name, MappedFile file, b
       }
     };
   };
-  tbb::parallel_invoke(section(0, [&] { pk.coefs = read_coefs<Curve>(f, h); }),
-                       section(1, [&] { pk.a = read_points<G1>(f, h, 5, "A"); }),
-                       section(2, [&] { pk.b1 = read_points<G1>(f, h, 6, "B1"); }),
-                       section(3, [&] { pk.b2 = read_points<G2>(f, h, 7, "B2"); }),
-                       section(4, [&] { pk.c = read_points<G1>(f, h, 8, "C"); }),
-                       section(5, [&] { pk.h = read_points<G1>(f, h, 9, "H"); }));
+  tbb::parallel_invoke(section(0, [&] { pk.coefs = read_coefs<Curve>(f, h, arrays); }),
+                       section(1, [&] { pk.a = read_points<G1>(f, h, 5, "A", arrays); }),
+                       section(2, [&] { pk.b1 = read_points<G1>(f, h, 6, "B1", arrays); }),
+                       section(3, [&] { pk.b2 = read_points<G2>(f, h, 7, "B2", arrays); }),
+                       section(4, [&] { pk.c = read_points<G1>(f, h, 8, "C", arrays); }),
+                       section(5, [&] { pk.h = read_points<G1>(f, h, 9, "H", arrays); }));
   for (const auto& e : failed)
     if (e) std::rethrow_exception(e);
   return pk;
@@ -409,8 +411,8 @@ std::string ZkeyInfo::to_string() const {
 
 template groth16::ProvingKey<Bn254> read_zkey<Bn254>(const std::string&);
 template groth16::ProvingKey<Bls12_381> read_zkey<Bls12_381>(const std::string&);
-template groth16::ProvingKey<Bn254> read_zkey<Bn254>(const std::string&, MappedFile, bool);
-template groth16::ProvingKey<Bls12_381> read_zkey<Bls12_381>(const std::string&, MappedFile, bool);
+template groth16::ProvingKey<Bn254> read_zkey<Bn254>(const std::string&, MappedFile, bool, ArraySource*);
+template groth16::ProvingKey<Bls12_381> read_zkey<Bls12_381>(const std::string&, MappedFile, bool, ArraySource*);
 template void write_zkey<Bn254>(const std::string&, const groth16::ProvingKey<Bn254>&);
 template void write_zkey<Bls12_381>(const std::string&, const groth16::ProvingKey<Bls12_381>&);
 

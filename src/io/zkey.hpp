@@ -30,8 +30,10 @@ groth16::ProvingKey<Curve> read_zkey(const std::string& path);
 // The same from a file already mapped (the repository's "mapped" tier); `name` is the path for messages.
 // verifying_only: the header, the verifying key and IC; the coefficients and point vectors are left empty
 // (what a process that only checks witnesses and proofs needs: engine.isolation = "process").
+// `arrays`: where the big arrays go (a key image being built, io/key_image.hpp); the heap when null.
 template <class Curve>
-groth16::ProvingKey<Curve> read_zkey(const std::string& name, MappedFile file, bool verifying_only = false);
+groth16::ProvingKey<Curve> read_zkey(const std::string& name, MappedFile file, bool verifying_only = false,
+                                     ArraySource* arrays = nullptr);
 
 // Writes the key in the layout above, sections 1..10 in order, section 10 being an all-zero csHash and
 // no contributions, so that snarkjs accepts the file (used by the test-only `cuzk setup`). Throws
@@ -55,8 +57,9 @@ ZkeyInfo describe_zkey(const std::string& path);
 
 extern template groth16::ProvingKey<Bn254> read_zkey<Bn254>(const std::string&);
 extern template groth16::ProvingKey<Bls12_381> read_zkey<Bls12_381>(const std::string&);
-extern template groth16::ProvingKey<Bn254> read_zkey<Bn254>(const std::string&, MappedFile, bool);
-extern template groth16::ProvingKey<Bls12_381> read_zkey<Bls12_381>(const std::string&, MappedFile, bool);
+extern template groth16::ProvingKey<Bn254> read_zkey<Bn254>(const std::string&, MappedFile, bool, ArraySource*);
+extern template groth16::ProvingKey<Bls12_381> read_zkey<Bls12_381>(const std::string&, MappedFile, bool,
+                                                                        ArraySource*);
 extern template void write_zkey<Bn254>(const std::string&, const groth16::ProvingKey<Bn254>&);
 extern template void write_zkey<Bls12_381>(const std::string&, const groth16::ProvingKey<Bls12_381>&);
 

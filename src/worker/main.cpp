@@ -153,6 +153,7 @@ int main(int argc, char** argv) {
   app.add_option("--vram-margin", cfg.vram_margin);
   app.add_option("--pinned-pool", cfg.pinned_pool);
   app.add_option("--host-memory-budget", cfg.host_memory_budget);
+  app.add_option("--key-store", cfg.key_store_dir, "the parent's shared key store (engine/key_store.hpp)");
   app.add_option("--fault-alloc", alloc);
   app.add_option("--fault-sticky", sticky);
   app.add_option("--fault-corrupt", corrupt);

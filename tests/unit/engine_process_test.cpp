@@ -68,9 +68,10 @@ class LogLines {
   std::vector<std::string> lines_;
 };
 
+// Spooled witnesses in `dir` (the key store's folder lives there too, while the engine runs).
 std::size_t files_in(const std::filesystem::path& dir) {
   std::size_t n = 0;
-  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++n;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) n += e.path().extension() == ".witness";
   return n;
 }
 
@@ -169,6 +170,84 @@ TEST(EngineProcess, AWorkerProcessThatDiesIsStartedAgainAndNoJobIsLost) {
   EXPECT_GE(lines.count("proved again in a new worker process"), 1u)
       << "the death of a worker process was not logged";
   EXPECT_EQ(files_in(spool), 0u);
+}
+
+// Overwrites `file` in place (same inode) with random bytes of the same size and gives it back its
+// modification time: to the key store it is the same file, and a worker that read it now could not prove.
+void scramble_keeping_identity(const std::filesystem::path& file) {
+  const auto mtime = std::filesystem::last_write_time(file);
+  std::string junk(std::filesystem::file_size(file), '\0');
+  std::uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (auto& c : junk) c = static_cast<char>((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 56);
+  {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
+  }
+  std::filesystem::last_write_time(file, mtime);
+}
+
+// engine.key_store (engine/key_store.hpp): the worker process decodes each proving key once into the
+// daemon's store; a worker started again after one died maps it and does not read the key file. Checked,
+// not assumed: the key files are overwritten with garbage that keeps their identity before the restart, so
+// a worker that read one could not prove.
+TEST(EngineProcess, ARestartedWorkerMapsTheSharedKeyInsteadOfReadingTheKeyFile) {
+  test::TempRepository repo;
+  const auto bp = repo.add_bellperson("bp", 10, 1);
+  const auto bn = repo.add<Bn254>("bn", 300, 1);
+  const auto spool = repo.root() / "spool";
+  const auto bn_key = io::read_zkey<Bn254>((repo.root() / "bn" / "circuit.zkey").string());
+  // The child dies on its third proof request (unset however the test ends: later tests' children must not
+  // inherit it).
+  ::setenv("CUZK_FAULT_WORKER_CRASH_EVERY", "3", 1);
+  const std::unique_ptr<void, void (*)(void*)> unset(
+      reinterpret_cast<void*>(1), [](void*) { ::unsetenv("CUZK_FAULT_WORKER_CRASH_EVERY"); });
+  auto cfg = process_config(repo);
+  cfg.cpu_workers = 1;
+  std::filesystem::path store;
+  {
+    Engine e(cfg);
+    store = spool / ("cuzk-keys-" + std::to_string(::getpid()));
+    ASSERT_TRUE(std::filesystem::is_directory(store));
+    for (const auto& [id, w] : {std::pair{"bp", bp}, std::pair{"bn", bn}}) {
+      const auto r = e.await(e.submit({"first", id, std::nullopt, w}).job_id);
+      ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+    }
+    EXPECT_TRUE(std::filesystem::exists(store / "bp.key"));
+    EXPECT_TRUE(std::filesystem::exists(store / "bn.key"));
+    EXPECT_GT(e.status().key_store_bytes, 0u);
+    scramble_keeping_identity(repo.root() / "bp" / "circuit.params");
+    scramble_keeping_identity(repo.root() / "bn" / "circuit.zkey");
+    // Request 3 kills the worker; the new one proves it, and the next, from the images alone.
+    for (const auto& [id, w] : {std::pair{"bp", bp}, std::pair{"bn", bn}}) {
+      const auto r = e.await(e.submit({"after", id, std::nullopt, w}).job_id);
+      ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;  // checked here against the verifying key
+      if (std::string(id) == "bn") {
+        const auto& p = r.partitions.at(0);
+        EXPECT_TRUE(groth16::verify(bn_key.verifying_key(),
+                                    io::public_from_json<Bn254>(p.public_json, "public"),
+                                    io::proof_from_json<Bn254>(p.proof_json, "proof"))
+                        .valid);
+      }
+    }
+    EXPECT_EQ(e.status().faults.worker_restarts, 1u);
+    // Evict takes the image out of the store.
+    EXPECT_TRUE(e.evict("bp").was_loaded);
+    EXPECT_FALSE(std::filesystem::exists(store / "bp.key"));
+    EXPECT_TRUE(std::filesystem::exists(store / "bn.key"));
+  }
+  EXPECT_FALSE(std::filesystem::exists(store)) << "the key store outlived its engine";
+}
+
+// engine.key_store = "off": each worker process reads its own copy, and nothing is put in the spool.
+TEST(EngineProcess, WithoutAKeyStoreWorkersReadTheirOwnKeys) {
+  test::TempRepository repo;
+  const auto bn = repo.add<Bn254>("bn", 300, 1);
+  auto cfg = process_config(repo);
+  cfg.key_store = "off";
+  Engine e(cfg);
+  EXPECT_EQ(e.await(e.submit({"j", "bn", std::nullopt, bn}).job_id).status, JobStatus::kCompleted);
+  EXPECT_FALSE(std::filesystem::exists(repo.root() / "spool" / ("cuzk-keys-" + std::to_string(::getpid()))));
+  EXPECT_EQ(e.status().key_store_bytes, 0u);
 }
 
 // The workers write to the daemon's stderr: every line says which process wrote it, and the timing lines
