@@ -9,7 +9,8 @@
 //   cuzk-bench synth porep --sector-size S [--partitions N] [--mode witness|shape|check|recorded]
 //   (synth_porep.cpp) cuzk-bench gen porep-like --log-domain K [--seed S] [--witnesses N] [--curve C] --out
 //   DIR cuzk-bench gen porep-c1 --sector-size S --out DIR [--seed X] [--no-key]   TEST-ONLY C1 + key
-//   (gen_porep_c1.cpp) cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …   daemon
+//   (gen_porep_c1.cpp) cuzk-bench key-image KEY [--dir DIR]   a worker's key: read, image, map, pin
+//   (key_image_bench.cpp) cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …   daemon
 //   client (client/)
 // which writes a synthetic mulchain circuit (circuit.r1cs, witness.wtns) for whole-proof comparisons with
 // other provers (bench/compare_snarkjs.sh): cuzk setup makes the key, then each prover runs on the same
@@ -55,6 +56,7 @@ int run_client(int argc, char** argv);
 namespace cuzk::bench {
 int run_synth(int argc, char** argv);         // synth_porep.cpp
 int run_gen_porep_c1(int argc, char** argv);  // gen_porep_c1.cpp
+int run_key_image(int argc, char** argv);     // key_image_bench.cpp
 }  // namespace cuzk::bench
 
 namespace {
@@ -142,6 +144,14 @@ int main(int argc, char** argv) {
       return cuzk::bench::run_gen_porep_c1(argc - 2, argv + 2);
     } catch (const std::exception& e) {
       std::cerr << "cuzk-bench gen porep-c1: " << e.what() << "\n";
+      return 1;
+    }
+  }
+  if (argc >= 2 && std::strcmp(argv[1], "key-image") == 0) {
+    try {
+      return cuzk::bench::run_key_image(argc - 1, argv + 1);
+    } catch (const std::exception& e) {
+      std::cerr << "cuzk-bench key-image: " << e.what() << "\n";
       return 1;
     }
   }

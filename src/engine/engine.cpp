@@ -140,6 +140,14 @@ Engine::Engine(EngineConfig config)
       for (unsigned w = 0; w < std::max(1u, config_.gpu_workers_per_device); ++w)
         add_worker("cuda:" + std::to_string(d) + "/" + std::to_string(w)).device = devices_.back().get();
     }
+  } else if (config_.simulated_devices > 0) {  // tests: several "GPUs" without one
+    for (unsigned d = 0; d < config_.simulated_devices; ++d) {
+      devices_.push_back(std::make_unique<Device>());
+      devices_.back()->ordinal = static_cast<int>(d);
+      devices_.back()->simulated = true;
+      for (unsigned w = 0; w < std::max(1u, config_.gpu_workers_per_device); ++w)
+        add_worker("sim:" + std::to_string(d) + "/" + std::to_string(w)).device = devices_.back().get();
+    }
   } else {
     for (unsigned w = 0; w < std::max(1u, config_.cpu_workers); ++w) add_worker("cpu:" + std::to_string(w));
   }
@@ -165,6 +173,7 @@ Engine::Engine(EngineConfig config)
   // driver cannot compile) is lost from the start, and its workers prove on the CPU. The first start on a
   // GPU without machine code is where the driver compiles the PTX (minutes; then its cache has it).
   for (auto& d : devices_) {
+    if (d->simulated) continue;
     const auto t0 = Clock::now();
     try {
       const cuda::DeviceInfo info = cuda::device_info(d->ordinal);
@@ -599,7 +608,7 @@ Repository::EvictResult Engine::evict(const std::string& circuit_id) {
 
 void Engine::work(Worker& w) {
 #ifdef CUZK_HAVE_CUDA
-  if (w.device) {
+  if (w.device && !w.device->simulated) {
     CUZK_CUDA_CHECK(cudaSetDevice(w.device->ordinal));
     std::lock_guard g(w.device->gpu);
     w.stream = std::make_unique<cuda::Stream>();
@@ -608,6 +617,13 @@ void Engine::work(Worker& w) {
   }
 #endif
   while (auto item = scheduler_.pop()) {
+    // A lost device's worker leaves the queue to the devices that can prove (another_device_proves), the
+    // item it took included; it stays to prove on the CPU only when every device is lost.
+    if (w.device && w.device->lost && another_device_proves(w)) {
+      scheduler_.push(*item);
+      log("cuzk: worker=" + w.name + " stops: its GPU is lost and another GPU proves its partitions");
+      return;
+    }
     std::shared_ptr<Job> job;
     {
       std::lock_guard lock(mutex_);
@@ -631,14 +647,32 @@ void Engine::work(Worker& w) {
     const auto t0 = Clock::now();
     PartitionResult result = run_partition(w, *job, item->partition);
     result.end_ms = ms_between(started_, Clock::now());
+    bool handed_back = result.state == PartitionState::kPending;
     {
       std::lock_guard lock(mutex_);
       w.busy = false;
       w.busy_seconds += ms_between(t0, Clock::now()) / 1000;
-      ++w.done;
+      if (handed_back && (job->cancel || finished(job->status))) {
+        handed_back = false;  // nobody wants it any more
+        result.state = PartitionState::kCancelled;
+      }
+      if (handed_back) {  // its device was lost under it: queued again, at its place (job order)
+        auto& part = job->parts[item->partition];
+        part.state = PartitionState::kPending;
+        part.worker.clear();
+        scheduler_.push(*item);  // under the lock: a cancel now finds it pending
+      } else {
+        ++w.done;
+      }
     }
+    if (handed_back) continue;  // the loop's check retires this worker
     finish_partition(*job, item->partition, std::move(result));
   }
+}
+
+bool Engine::another_device_proves(const Worker& w) const {
+  return std::any_of(devices_.begin(), devices_.end(),
+                     [&](const auto& d) { return d.get() != w.device && !d->lost; });
 }
 
 void Engine::finish_partition(Job& job, std::uint32_t partition, PartitionResult result) {
@@ -669,8 +703,19 @@ EngineStatus Engine::status(bool with_jobs) const {
   if (worker_key_store_) s.key_store_bytes = worker_key_store_->bytes();
   s.queue_depth = scheduler_.depth_by_priority();
   s.backend = backend_;
+  for (const auto& d : devices_) {  // simulated GPUs (tests): their state, no memory
+    if (!d->simulated) continue;
+    DeviceStatus ds;
+    ds.ordinal = d->ordinal;
+    ds.name = "simulated";
+    std::lock_guard g(d->gpu);
+    ds.lost = d->lost;
+    ds.lost_reason = d->lost_reason;
+    s.devices.push_back(std::move(ds));
+  }
 #ifdef CUZK_HAVE_CUDA
   for (const auto& d : devices_) {
+    if (d->simulated) continue;
     DeviceStatus ds;
     ds.ordinal = d->ordinal;
     try {

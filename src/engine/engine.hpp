@@ -242,6 +242,15 @@ struct EngineConfig {
   bool exit_on_sticky = false;
   // Fault injection for tests (docs/config.md [faults]); CUZK_FAULT_* environment variables override.
   cuda::FaultSpec fault_alloc, fault_sticky, fault_corrupt;
+  // Tests only (CPU backend, isolation = thread): this many simulated GPUs, each with gpu_workers_per_device
+  // workers that hold the device's region (its mutex) around a CPU proof, so that scheduling over several
+  // devices, per-device status and the loss of one device are tested without GPUs. `lose_device`: the
+  // simulated device `ordinal` is lost as its `after`-th partition enters its region (-1: none).
+  unsigned simulated_devices = 0;
+  struct LoseDevice {
+    int ordinal = -1;
+    unsigned after = 1;
+  } lose_device;
   // One line per partition (the timing line) and other events; default: stderr.
   std::function<void(const std::string&)> log;
   // The timing line itself. A worker process leaves it to its parent, which logs it under the daemon's job
@@ -307,6 +316,12 @@ class Engine {
   // isolation = process: the worker's process proves it; this one checks the proof.
   void prove_in_worker_process(Worker& worker, Job& job, std::uint32_t partition, PartitionResult& r);
   void start_worker_processes(int gpus);
+  // A lost device's worker hands its partitions back to the queue while another device can prove them
+  // (a CPU proof there would hold one proof back for minutes); with every device lost, it proves on the CPU.
+  bool another_device_proves(const Worker& worker) const;
+  void hand_back_if_another_device_proves(const Worker& worker) const;  // throws HandBack
+  // A simulated device's region (EngineConfig::simulated_devices): its mutex, and the injected loss.
+  std::unique_lock<std::mutex> enter_simulated_gpu(Worker& worker, double* waited_ms);
   // The GPUs to use (engine.devices, or all `gpus`); throws for one that does not exist.
   std::vector<int> gpu_ordinals(int gpus) const;
   Worker& add_worker(std::string name);
@@ -377,7 +392,7 @@ class Engine {
 #endif
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::vector<std::unique_ptr<WorkerProcess>>
-      processes_;                          // isolation = process: one per GPU, or the CPU pool
+      processes_;  // isolation = process: one per GPU, or the CPU pool
   // isolation = process: the store of proving keys this engine's worker processes share (null: off).
   std::shared_ptr<KeyStore> worker_key_store_;
   std::vector<int> process_devices_;       // the GPU each worker process serves; -1: the CPU pool

@@ -33,6 +33,18 @@ struct SelfCheckFailed : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Thrown for a partition whose worker's device is lost while another device can prove it: the partition
+// goes back to the queue (Engine::work) instead of being proved on the CPU.
+struct HandBack : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A device found lost in its region (a simulated one's injected loss, or one lost while a worker waited for
+// it): the attempt is over, and the next one hands the partition back or proves it on the CPU.
+struct DeviceLost : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // A worker process's exit status after a sticky CUDA fault (EX_TEMPFAIL: start me again).
 inline constexpr int kExitStickyFault = 75;
 
@@ -131,7 +143,9 @@ struct StagingArea {
 
 struct Engine::Device {
   int ordinal = -1;
-  std::mutex gpu;  // held only around the GPU region of a proof
+  std::mutex gpu;          // held only around the GPU region of a proof
+  bool simulated = false;  // EngineConfig::simulated_devices: CPU proofs in the region
+  unsigned regions = 0;    // simulated: regions entered so far; guarded by `gpu`
 #ifdef CUZK_HAVE_CUDA
   std::map<std::string, DeviceKey> keys;  // by circuit id; guarded by `gpu`
   std::mutex plans_mutex;                 // guards plans_reported (taken outside the GPU region too)

@@ -86,6 +86,9 @@ void Engine::start_worker_processes(int gpus) {
     worker_key_store_ = std::make_shared<KeyStore>(KeyStore::create_for_this_process(parent),
                                                    [this](const std::string& line) { log(line); });
     common.insert(common.end(), {"--key-store", worker_key_store_->dir().string()});
+    log("cuzk engine: worker processes share their proving keys in " + worker_key_store_->dir().string() +
+        " (" + std::to_string(worker_key_store_->free_bytes() >> 30) +
+        " GiB free there; engine.key_store): a restarted worker maps them instead of reading the key files");
   }
   if (!config_.pin_keys) common.push_back("--no-pin");
   if (!config_.self_check) common.push_back("--no-self-check");

@@ -52,11 +52,14 @@ std::size_t KeyStore::capacity_for(std::size_t file_bytes) {
   return file_bytes + file_bytes / 8 + (std::size_t(1) << 20);
 }
 
-std::string KeyStore::no_room(std::size_t bytes) const {
+std::size_t KeyStore::free_bytes() const {
   struct statvfs fs {};
-  if (::statvfs(dir_.c_str(), &fs) != 0)
-    return "cannot examine " + dir_.string() + ": " + std::strerror(errno);
-  const std::size_t free = static_cast<std::size_t>(fs.f_bavail) * fs.f_frsize;
+  if (::statvfs(dir_.c_str(), &fs) != 0) return 0;
+  return static_cast<std::size_t>(fs.f_bavail) * fs.f_frsize;
+}
+
+std::string KeyStore::no_room(std::size_t bytes) const {
+  const std::size_t free = free_bytes();
   if (free >= bytes + io::key_image::kHeaderBytes) return {};
   return dir_.string() + " has " + mib_text(free) + " free and the key needs up to " + mib_text(bytes) +
          " (raise the size of its file system, e.g. /dev/shm's, or set engine.key_store to a larger one)";

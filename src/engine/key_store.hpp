@@ -84,8 +84,9 @@ class KeyStore {
   // last process that maps it lets go.
   void remove(const std::string& id);
 
-  // Bytes of the images in the store.
+  // Bytes of the images in the store, and free on its file system.
   std::size_t bytes() const;
+  std::size_t free_bytes() const;
 
   // Makes the store directory of this daemon (`cuzk-keys-<pid>` under `parent`), first removing the stores
   // of daemons that are no longer running. Throws std::runtime_error when it cannot be made.

@@ -72,6 +72,8 @@ void Engine::with_attempts(Worker& w, Job& job, std::uint32_t partition, Partiti
           ")");
     } catch (const groth16::Cancelled&) {
       throw;
+    } catch (const HandBack&) {
+      throw;
     } catch (const std::exception& e) {
 #ifdef CUZK_HAVE_CUDA
       if (const auto* ce = dynamic_cast<const cuda::CudaError*>(&e);
@@ -95,7 +97,7 @@ std::unique_lock<std::mutex> Engine::enter_gpu(Worker& w, double* waited_ms) {
   const auto t0 = Clock::now();
   std::unique_lock gpu(d.gpu);
   *waited_ms = ms_between(t0, Clock::now());
-  if (d.lost) throw std::runtime_error("GPU " + std::to_string(d.ordinal) + " was lost while waiting for it");
+  if (d.lost) throw DeviceLost("GPU " + std::to_string(d.ordinal) + " was lost while waiting for it");
   if (w.generation != d.generation) {  // the context was reset since this worker's streams were made
     w.stream->abandon();
     w.copy->abandon();
@@ -421,7 +423,13 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
     const bp::Fr rr = ff::random_nonzero_os<bp::Fr>(), ss = ff::random_nonzero_os<bp::Fr>();
     groth16::Proof<bp::Curve> proof;
     if (!w.device || w.device->lost) {
+      hand_back_if_another_device_proves(w);
       r.plan = w.device ? "cpu-fallback" : "cpu";
+      proof = bp::prove(params, a, rr, ss);
+    } else if (w.device->simulated) {
+      const auto region = enter_simulated_gpu(w, &gpu_wait_ms);
+      r.stages.add_detail("gpu_wait", gpu_wait_ms);
+      r.plan = "simulated";
       proof = bp::prove(params, a, rr, ss);
     } else {
 #ifdef CUZK_HAVE_CUDA
@@ -477,7 +485,13 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
     const Fr rr = ff::random_nonzero_os<Fr>(), ss = ff::random_nonzero_os<Fr>();
     groth16::Proof<C> proof;
     if (!w.device || w.device->lost) {
+      hand_back_if_another_device_proves(w);
       r.plan = w.device ? "cpu-fallback" : "cpu";
+      proof = groth16::prove(pk, witness, rr, ss, &r.stages);
+    } else if (w.device->simulated) {
+      const auto region = enter_simulated_gpu(w, &gpu_wait_ms);
+      r.stages.add_detail("gpu_wait", gpu_wait_ms);
+      r.plan = "simulated";
       proof = groth16::prove(pk, witness, rr, ss, &r.stages);
     } else {
 #ifdef CUZK_HAVE_CUDA
@@ -538,6 +552,8 @@ void Engine::prove_on_device(Worker& w, Job& job, std::size_t proof_bytes, std::
 bool Engine::recover(Worker& w, const std::string& circuit_id, const std::exception& error, bool repeated) {
   // The worker process died under the partition; the next call starts a new one.
   if (dynamic_cast<const WorkerDied*>(&error)) return true;
+  // The device is gone: the next attempt hands the partition back, or proves it on the CPU.
+  if (dynamic_cast<const DeviceLost*>(&error)) return true;
 #ifdef CUZK_HAVE_CUDA
   if (!w.device) return false;
   auto& d = *w.device;
@@ -613,7 +629,9 @@ bool Engine::recover(Worker& w, const std::string& circuit_id, const std::except
         d.lost_reason = re.what();
         d.lost = true;
         log("cuzk: device " + std::to_string(d.ordinal) + " LOST: its CUDA context could not be recreated (" +
-            re.what() + "); its workers prove on the CPU until the daemon is restarted");
+            re.what() + ")" +
+            (another_device_proves(w) ? "; the other GPUs prove its partitions until the daemon is restarted"
+                                      : "; its workers prove on the CPU until the daemon is restarted"));
       }
     }
     return true;
@@ -625,6 +643,28 @@ bool Engine::recover(Worker& w, const std::string& circuit_id, const std::except
   (void)repeated;
 #endif
   return false;
+}
+
+void Engine::hand_back_if_another_device_proves(const Worker& w) const {
+  if (w.device && another_device_proves(w))
+    throw HandBack("GPU " + std::to_string(w.device->ordinal) + " is lost; another GPU proves the partition");
+}
+
+std::unique_lock<std::mutex> Engine::enter_simulated_gpu(Worker& w, double* waited_ms) {
+  auto& d = *w.device;
+  const auto t0 = Clock::now();
+  std::unique_lock region(d.gpu);
+  *waited_ms = ms_between(t0, Clock::now());
+  if (d.lost) throw DeviceLost("GPU " + std::to_string(d.ordinal) + " was lost while waiting for it");
+  if (config_.lose_device.ordinal == d.ordinal && ++d.regions == config_.lose_device.after) {
+    d.lost_reason = "simulated loss (EngineConfig::lose_device)";
+    d.lost = true;
+    log("cuzk: device " + std::to_string(d.ordinal) + " LOST: " + d.lost_reason +
+        (another_device_proves(w) ? "; the other GPUs prove its partitions"
+                                  : "; its workers prove on the CPU"));
+    throw DeviceLost("GPU " + std::to_string(d.ordinal) + " was lost");
+  }
+  return region;
 }
 
 PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partition) {
@@ -646,6 +686,11 @@ PartitionResult Engine::run_partition(Worker& w, Job& job, std::uint32_t partiti
     r.state = job.cancel ? PartitionState::kCancelled : PartitionState::kDone;
   } catch (const groth16::Cancelled&) {
     r.state = PartitionState::kCancelled;
+  } catch (const HandBack& e) {  // back to the queue (Engine::work), for a device that can prove it
+    log("cuzk: job=" + job.id + " partition=" + std::to_string(partition) + " worker=" + w.name + " " +
+        e.what() + ": queued again");
+    r.state = PartitionState::kPending;
+    return r;
   } catch (const std::exception& e) {
     r.state = PartitionState::kFailed;
     r.error = e.what();

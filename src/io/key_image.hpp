@@ -132,7 +132,7 @@ class Builder : public ArraySource {
   // the image's copy) and renames it to its final path. `key` stays valid, its arrays in the image.
   template <class Key>
   void finish(Key& key, const SourceIdentity& source) {
-    Writer w{*this};
+    Writer w{*this, {}, {}};
     describe(key, w);
     seal(kind_of<Key>(), source, std::move(w.fixed), std::move(w.arrays));
   }
