@@ -94,7 +94,7 @@ void KeyStore::mapped(const std::string& id, const std::filesystem::path& path) 
 std::optional<io::key_image::KeyKind> KeyStore::image_kind(const std::string& id,
                                                            const std::filesystem::path& key_file) const {
   try {
-    const auto [mapping, header] = io::key_image::open_image(image_path(id));
+    const auto header = io::key_image::peek_header(image_path(id));
     if (header.source == io::key_image::identify(key_file)) return header.kind;
   } catch (const io::key_image::ImageError&) {  // none, or not usable: the key file decides
   }

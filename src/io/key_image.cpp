@@ -91,7 +91,7 @@ Mapping::Mapping(const std::filesystem::path& path, std::size_t bytes, bool crea
       bytes = static_cast<std::size_t>(st.st_size);
       if (bytes < kHeaderBytes) throw ImageError(path.string() + ": too short for a key image");
     }
-    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd_, 0);
     if (p == MAP_FAILED) throw ImageError("cannot map the key image " + path.string() + ": " + errno_text());
     data_ = static_cast<std::uint8_t*>(p);
     size_ = bytes;
@@ -216,6 +216,19 @@ std::pair<std::shared_ptr<Mapping>, Header> open_image(const std::filesystem::pa
   auto mapping = std::make_shared<Mapping>(path, 0, false);
   Header h = read_header(mapping->data(), mapping->size(), path.string());
   return {std::move(mapping), std::move(h)};
+}
+
+Header peek_header(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw ImageError("cannot open the key image " + path.string() + ": " + errno_text());
+  std::vector<std::uint8_t> page(kHeaderBytes);
+  struct stat st {};
+  const bool stated = ::fstat(fd, &st) == 0;
+  const ssize_t got = ::pread(fd, page.data(), page.size(), 0);
+  ::close(fd);
+  if (!stated || got != static_cast<ssize_t>(page.size()))
+    throw ImageError(path.string() + ": too short for a key image");
+  return read_header(page.data(), static_cast<std::size_t>(st.st_size), path.string());
 }
 
 const ArrayEntry& Reader::next(std::size_t element_bytes, std::size_t align) {

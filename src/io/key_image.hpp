@@ -64,7 +64,9 @@ SourceIdentity identify(const std::filesystem::path& key_file);
 constexpr std::size_t kHeaderBytes = std::size_t(64) << 10;
 constexpr std::size_t kArrayAlign = std::size_t(4) << 10;
 
-// A shared, writable mapping of a whole image file; unmapped when the last owner goes.
+// A shared, writable mapping of a whole image file; unmapped when the last owner goes. Its page tables are
+// filled at once (MAP_POPULATE): faulting a 44 GB key in page by page took ~13 µs a page on a VM (3.3 s a
+// GB), populating it 66 ms a GB.
 class Mapping {
  public:
   Mapping(const std::filesystem::path& path, std::size_t bytes, bool create);
@@ -173,6 +175,8 @@ class Builder : public ArraySource {
 };
 
 std::pair<std::shared_ptr<Mapping>, Header> open_image(const std::filesystem::path& path);
+// The header alone (read, not mapped): what an image holds, without mapping it.
+Header peek_header(const std::filesystem::path& path);
 
 // Reads fields back in describe()'s order, checking each against the header.
 struct Reader {
