@@ -109,7 +109,7 @@ std::string gib_text(std::size_t bytes) {
 Engine::Engine(EngineConfig config)
     : config_(resolved(std::move(config))),
       repository_(config_.repository, config_.memory_budget),
-      host_budget_(config_.host_memory_budget, [this] { return repository_.loaded_bytes(); }) {
+      host_budget_(config_.host_memory_budget, [this] { return repository_.host_bytes(); }) {
   repository_.set_parameter_cache(config_.parameter_cache.empty() ? filecoin::default_parameter_cache()
                                                                   : config_.parameter_cache);
   if (config_.backend != "cpu" && config_.backend != "cuda" && config_.backend != "auto")
@@ -128,7 +128,8 @@ Engine::Engine(EngineConfig config)
   const bool in_process = config_.isolation == "thread";
   if (!config_.key_store_dir.empty())  // a worker process: its parent's shared keys
     repository_.set_key_store(
-        std::make_shared<KeyStore>(config_.key_store_dir, [this](const std::string& line) { log(line); }));
+        std::make_shared<KeyStore>(config_.key_store_dir, [this](const std::string& line) { log(line); }),
+        config_.key_store_sharers);
 
   if (!in_process) {
     repository_.set_verifying_only(true);  // the worker processes hold the proving keys
@@ -255,7 +256,7 @@ HostMemoryBudget::Reservation Engine::reserve_witness(Job& job, std::size_t byte
     const std::size_t fit = host_budget_.fitting(bytes), workers = workers_.size();
     log("cuzk: circuit " + job.circuit->id + ": " + gib_text(bytes) +
         " of host memory per partition's witness; " + std::to_string(fit) + " fit beside the keys (" +
-        gib_text(repository_.loaded_bytes()) + ") in the host memory budget of " +
+        gib_text(repository_.host_bytes()) + ") in the host memory budget of " +
         gib_text(host_budget_.budget()) +
         (fit < workers ? ", so " + std::to_string(fit) + " of the " + std::to_string(workers) +
                              " workers make one at a time (engine.host_memory_budget)"
@@ -619,7 +620,7 @@ void Engine::work(Worker& w) {
   while (auto item = scheduler_.pop()) {
     // A lost device's worker leaves the queue to the devices that can prove (another_device_proves), the
     // item it took included; it stays to prove on the CPU only when every device is lost.
-    if (w.device && w.device->lost && another_device_proves(w)) {
+    if (device_lost(w) && another_device_proves(w)) {
       scheduler_.push(*item);
       log("cuzk: worker=" + w.name + " stops: its GPU is lost and another GPU proves its partitions");
       return;
@@ -670,9 +671,22 @@ void Engine::work(Worker& w) {
   }
 }
 
+bool Engine::device_lost(const Worker& w) const {
+  if (w.device) return w.device->lost;
+  // isolation = process: a GPU's worker process that kept dying is replaced by a CPU one (on_fallback).
+  for (std::size_t i = 0; i < processes_.size(); ++i)
+    if (processes_[i].get() == w.process) return process_devices_[i] >= 0 && processes_[i]->on_fallback();
+  return false;
+}
+
 bool Engine::another_device_proves(const Worker& w) const {
-  return std::any_of(devices_.begin(), devices_.end(),
-                     [&](const auto& d) { return d.get() != w.device && !d->lost; });
+  if (w.device)
+    return std::any_of(devices_.begin(), devices_.end(),
+                       [&](const auto& d) { return d.get() != w.device && !d->lost; });
+  for (std::size_t i = 0; i < processes_.size(); ++i)
+    if (processes_[i].get() != w.process && process_devices_[i] >= 0 && !processes_[i]->on_fallback())
+      return true;
+  return false;
 }
 
 void Engine::finish_partition(Job& job, std::uint32_t partition, PartitionResult result) {

@@ -235,17 +235,21 @@ struct EngineConfig {
   // "auto" (a directory in spool_dir, i.e. /dev/shm), "off" (each worker process reads its own copy), or
   // the directory (on a memory file system) under which the daemon makes its store.
   std::string key_store = "auto";
-  // In a worker process: the store its parent made; empty: none.
+  // In a worker process: the store its parent made (empty: none), and how many worker processes map its
+  // keys: the host memory budget counts a shared key at that share in each of them.
   std::filesystem::path key_store_dir;
+  unsigned key_store_sharers = 1;
   // In a worker process: a sticky CUDA fault ends the process (its parent starts a new one) instead of
   // resetting the context in place.
   bool exit_on_sticky = false;
   // Fault injection for tests (docs/config.md [faults]); CUZK_FAULT_* environment variables override.
   cuda::FaultSpec fault_alloc, fault_sticky, fault_corrupt;
-  // Tests only (CPU backend, isolation = thread): this many simulated GPUs, each with gpu_workers_per_device
-  // workers that hold the device's region (its mutex) around a CPU proof, so that scheduling over several
-  // devices, per-device status and the loss of one device are tested without GPUs. `lose_device`: the
-  // simulated device `ordinal` is lost as its `after`-th partition enters its region (-1: none).
+  // Tests only (CPU backend): this many simulated GPUs, each with gpu_workers_per_device workers that hold
+  // the device's region (its mutex) around a CPU proof, so that scheduling over several devices, per-device
+  // status and the loss of one device are tested without GPUs. `lose_device`: the simulated device `ordinal`
+  // is lost as its `after`-th partition enters its region (-1: none). With isolation = process each
+  // simulated GPU is a CPU worker process, and the lost one's process cannot start (as a GPU no process can
+  // open any more), until a CPU worker replaces it.
   unsigned simulated_devices = 0;
   struct LoseDevice {
     int ordinal = -1;
@@ -318,6 +322,7 @@ class Engine {
   void start_worker_processes(int gpus);
   // A lost device's worker hands its partitions back to the queue while another device can prove them
   // (a CPU proof there would hold one proof back for minutes); with every device lost, it proves on the CPU.
+  bool device_lost(const Worker& worker) const;  // its GPU (or, in process mode, its GPU's process) is lost
   bool another_device_proves(const Worker& worker) const;
   void hand_back_if_another_device_proves(const Worker& worker) const;  // throws HandBack
   // A simulated device's region (EngineConfig::simulated_devices): its mutex, and the injected loss.

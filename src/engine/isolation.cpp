@@ -64,6 +64,8 @@ void Engine::start_worker_processes(int gpus) {
     config_.spool_dir =
         std::filesystem::is_directory("/dev/shm") ? "/dev/shm" : std::filesystem::temp_directory_path();
   remove_stale_spool_files(config_.spool_dir);
+  const std::size_t sharers = std::max<std::size_t>(
+      1, backend_ == "cuda" ? gpu_ordinals(gpus).size() : std::max(1u, config_.simulated_devices));
   // Everything the child's engine needs from ours; faults travel too (and CUZK_FAULT_* in the environment).
   std::vector<std::string> common = {
       config_.worker_exe.string(), "--repository", config_.repository.string(), "--parameter-cache",
@@ -73,11 +75,10 @@ void Engine::start_worker_processes(int gpus) {
       "--vram-limit", std::to_string(config_.vram_limit), "--vram-margin",
       std::to_string(config_.vram_margin), "--pinned-pool",
       std::to_string(config_.prestage ? config_.pinned_pool : 0),
-      // Each worker process makes its partitions' witnesses and holds its own
-      // copy of the keys: the host budget is split between them.
-      "--host-memory-budget",
-      std::to_string(config_.host_memory_budget /
-                     std::max<std::size_t>(1, backend_ == "cuda" ? gpu_ordinals(gpus).size() : 1)),
+      // Each worker process makes its partitions' witnesses: the host budget is split between them. The keys
+      // they share (the key store) each counts at its share, so that together they count every key once.
+      "--host-memory-budget", std::to_string(config_.host_memory_budget / sharers), "--key-sharers",
+      std::to_string(config_.key_store != "off" ? sharers : 1),
       "--fault-alloc", fault_arg(config_.fault_alloc), "--fault-sticky", fault_arg(config_.fault_sticky),
       "--fault-corrupt", fault_arg(config_.fault_corrupt)};
   if (config_.key_store != "off") {
@@ -107,6 +108,20 @@ void Engine::start_worker_processes(int gpus) {
       processes_.back()->start();
       for (unsigned w = 0; w < n; ++w)
         add_worker("cuda:" + std::to_string(d) + "/" + std::to_string(w)).process = processes_.back().get();
+    }
+  } else if (config_.simulated_devices > 0) {  // tests: a worker process per simulated GPU, on the CPU
+    for (unsigned d = 0; d < config_.simulated_devices; ++d) {
+      auto args = common, fallback = common;
+      const unsigned n = std::max(1u, config_.gpu_workers_per_device);
+      args.insert(args.end(), {"--backend", "cpu", "--workers", std::to_string(n)});
+      if (config_.lose_device.ordinal == static_cast<int>(d)) args.push_back("--fault-start-fail");
+      fallback.insert(fallback.end(), {"--backend", "cpu", "--workers", "1", "--fallback"});
+      const std::string name = "sim:" + std::to_string(d);
+      processes_.push_back(std::make_unique<WorkerProcess>(name, args, logger, fallback));
+      process_devices_.push_back(static_cast<int>(d));
+      processes_.back()->start();
+      for (unsigned w = 0; w < n; ++w)
+        add_worker(name + "/" + std::to_string(w)).process = processes_.back().get();
     }
   } else {
     auto args = common;
@@ -180,6 +195,8 @@ void Engine::prove_in_worker_process(Worker& w, Job& job, std::uint32_t partitio
                                          partition};
   unsigned child_attempts = 1;
   with_attempts(w, job, partition, r, [&] {
+    // This GPU's worker process kept dying and a CPU worker replaced it: another GPU proves it sooner.
+    if (device_lost(w)) hand_back_if_another_device_proves(w);
     PartitionResult got =
         w.process->call(request, std::chrono::seconds(config_.partition_timeout_s), &job.cancel);
     if (got.state == PartitionState::kCancelled) throw groth16::Cancelled();

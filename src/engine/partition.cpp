@@ -646,8 +646,8 @@ bool Engine::recover(Worker& w, const std::string& circuit_id, const std::except
 }
 
 void Engine::hand_back_if_another_device_proves(const Worker& w) const {
-  if (w.device && another_device_proves(w))
-    throw HandBack("GPU " + std::to_string(w.device->ordinal) + " is lost; another GPU proves the partition");
+  if ((w.device || w.process) && another_device_proves(w))
+    throw HandBack("its GPU is lost; another GPU proves the partition");
 }
 
 std::unique_lock<std::mutex> Engine::enter_simulated_gpu(Worker& w, double* waited_ms) {

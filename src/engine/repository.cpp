@@ -87,9 +87,10 @@ void Repository::set_pinner(Pinner pin, std::size_t pinned_budget_bytes) {
   pinned_budget_ = pinned_budget_bytes;
 }
 
-void Repository::set_key_store(std::shared_ptr<KeyStore> store) {
+void Repository::set_key_store(std::shared_ptr<KeyStore> store, unsigned sharers) {
   std::lock_guard lock(mutex_);
   key_store_ = std::move(store);
+  key_store_sharers_ = std::max(1u, sharers);
 }
 
 void Repository::set_verifying_only(bool on) {
@@ -375,6 +376,14 @@ std::vector<CircuitInfo> Repository::list() const {
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
   return out;
+}
+
+std::size_t Repository::host_bytes() const {
+  std::lock_guard lock(mutex_);
+  std::size_t total = 0;
+  for (const auto& [id, e] : loaded_)
+    total += e.circuit->shared_image ? e.circuit->bytes / key_store_sharers_ : e.circuit->bytes;
+  return total;
 }
 
 std::size_t Repository::loaded_bytes() const {

@@ -131,7 +131,8 @@ class Repository {
   // Proving keys loaded from now on come from `store` (engine/key_store.hpp): mapped from a shared image
   // when one of the same key file is there, else decoded into a new one. For the worker processes of an
   // engine with isolation = "process". Set once, before the first load.
-  void set_key_store(std::shared_ptr<KeyStore> store);
+  // `sharers`: the processes that map the store's keys; host_bytes() counts each shared key at that share.
+  void set_key_store(std::shared_ptr<KeyStore> store, unsigned sharers = 1);
   // Key files read and decoded so far (a key mapped from the store reads none).
   std::uint64_t key_file_reads() const { return key_file_reads_.load(); }
   const std::filesystem::path& parameter_cache() const { return parameter_cache_; }
@@ -160,6 +161,9 @@ class Repository {
   // Every circuit folder under the root, loaded or not, sorted by id.
   std::vector<CircuitInfo> list() const;
   std::size_t loaded_bytes() const;
+  // This process's share of the host memory the loaded keys hold: loaded_bytes(), with a key mapped from
+  // the key store counted at 1/sharers (its other shares are the other worker processes').
+  std::size_t host_bytes() const;
   std::size_t pinned_bytes() const;
   std::size_t budget_bytes() const { return budget_; }
   std::size_t pinned_budget_bytes() const { return pinned_budget_; }
@@ -199,6 +203,7 @@ class Repository {
   std::size_t pinned_budget_ = 0;
   std::size_t pinning_ = 0;  // bytes being registered by loads in progress
   std::shared_ptr<KeyStore> key_store_;
+  unsigned key_store_sharers_ = 1;
   std::atomic<std::uint64_t> key_file_reads_{0};
   mutable std::mutex mutex_;
   std::map<std::string, Entry> loaded_;

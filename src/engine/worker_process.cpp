@@ -145,7 +145,8 @@ void WorkerProcess::read_replies(int fd, pid_t pid, std::uint64_t generation) {
                    " worker processes in a row died without answering (the last " + how + ")";
     if (log_)
       log_("cuzk: " + name_ + " LOST: " + lost_reason_ +
-           "; its partitions are proved by a CPU worker process until the daemon is restarted");
+           "; until the daemon is restarted its partitions go to the other GPUs, or to a CPU worker process "
+           "when no other GPU is left");
   }
   if (!pending_.empty() && log_)
     log_("cuzk: " + name_ + ": " + last_death_ + " with " + std::to_string(pending_.size()) +

@@ -154,15 +154,19 @@ int main(int argc, char** argv) {
   app.add_option("--pinned-pool", cfg.pinned_pool);
   app.add_option("--host-memory-budget", cfg.host_memory_budget);
   app.add_option("--key-store", cfg.key_store_dir, "the parent's shared key store (engine/key_store.hpp)");
+  app.add_option("--key-sharers", cfg.key_store_sharers, "worker processes that map the store's keys");
   app.add_option("--fault-alloc", alloc);
   app.add_option("--fault-sticky", sticky);
   app.add_option("--fault-corrupt", corrupt);
   app.add_flag("--no-pin", no_pin);
   app.add_flag("--no-self-check", no_self_check);
   app.add_flag("--fallback", fallback, "this worker replaces a GPU worker that kept dying (CPU backend)");
+  bool fail_start = false;
+  app.add_flag("--fault-start-fail", fail_start, "tests: this worker cannot start (a simulated lost GPU)");
   CLI11_PARSE(app, argc, argv);
   // Test hook: a worker that cannot start (as on a GPU no process can open any more); fallbacks start.
-  if (const char* v = std::getenv("CUZK_FAULT_WORKER_START_FAIL"); v && *v == '1' && !fallback) {
+  if (const char* v = std::getenv("CUZK_FAULT_WORKER_START_FAIL");
+      (fail_start || (v && *v == '1')) && !fallback) {
     std::fprintf(stderr, "cuzk-worker: injected start failure (CUZK_FAULT_WORKER_START_FAIL)\n");
     return 1;
   }

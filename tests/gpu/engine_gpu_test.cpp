@@ -3,6 +3,8 @@
 // and device memory back to its baseline when the engine is gone.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "cuda/device.hpp"
 #include "cuda/host_registry.hpp"
 #include "cuda/staged_upload.hpp"
@@ -126,6 +128,35 @@ TEST(EngineGpu, WorkersShareTheGpuAndEveryProofVerifies) {
   EXPECT_EQ(cuda::mem_info().first, baseline);  // every device buffer of the engine is gone
   // and every page lock but the staging buffers StagedUpload keeps for the next upload
   EXPECT_EQ(cuda::HostRegistry::instance().registered_bytes(), cuda::StagedUpload::cached_bytes());
+}
+
+// Several GPUs (issue 34): every GPU's workers pull from the one queue, so a lone job's partitions are proved
+// on every GPU, each GPU with its own device copy of the key; every proof verifies. Needs two GPUs.
+TEST(EngineGpu, EveryGpuProvesPartitionsOfTheOneQueue) {
+  CUZK_REQUIRE_GPU();
+  const int gpus = cuda::device_count();
+  if (gpus < 2) GTEST_SKIP() << "one GPU: the multi-GPU kind of machine runs this";
+  test::TempRepository repo;
+  auto bls = repo.add<Bls12_381>("bls", 20000, 8, "partitions = 8\n");
+  EngineConfig cfg;
+  cfg.repository = repo.root();
+  cfg.backend = "cuda";
+  cfg.gpu_workers_per_device = 2;  // every GPU (engine.devices empty)
+  Engine e(cfg);
+  const auto r = e.await(e.submit({"spread", "bls", std::nullopt, bls}).job_id);
+  ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+  std::set<std::string> used;
+  for (const auto& p : r.partitions) {
+    EXPECT_TRUE(valid<Bls12_381>(repo.root(), "bls", p));
+    used.insert(p.worker.substr(0, p.worker.find('/')));
+  }
+  EXPECT_EQ(used.size(), static_cast<std::size_t>(gpus)) << "the job's partitions kept to some GPUs";
+  const auto s = e.status();
+  ASSERT_EQ(s.devices.size(), static_cast<std::size_t>(gpus));
+  for (const auto& d : s.devices) {
+    EXPECT_FALSE(d.lost);
+    EXPECT_EQ(d.resident_circuits, std::vector<std::string>{"bls"}) << "GPU " << d.ordinal;
+  }
 }
 
 // Bellperson (Filecoin) circuits on a GPU worker: ten partitions of 192 bytes, each verifying, proved on

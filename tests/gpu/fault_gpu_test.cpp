@@ -10,10 +10,13 @@
 // new context the device is lost for the rest of the process. With isolation = "process" they cost a
 // worker restart instead: CUZK_FAULT_TEST_STICKY_PROCESS of them (default 3).
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <thread>
 
@@ -280,6 +283,69 @@ TEST(EngineFaults, AStickyFaultInAWorkerProcessCostsOnlyARestart) {
       "sticky faults in worker processes: %zu jobs proved, %llu worker restarts, %llu retries, %.1f s\n",
       completed, static_cast<unsigned long long>(s.faults.worker_restarts),
       static_cast<unsigned long long>(s.faults.retries), seconds);
+  std::fflush(stdout);
+}
+
+// The worker processes' shared key store on the GPU (engine.key_store): a worker killed with SIGKILL in the
+// middle of a proof, and one that exits after a sticky fault, are replaced by workers that map the key from
+// the store and page-lock it; the key file is not read again. Checked, not assumed: after the first proof
+// the key file is overwritten with random bytes that keep its size and modification time.
+TEST(EngineFaults, ReplacedWorkersMapTheKeyInsteadOfReadingTheKeyFile) {
+  CUZK_REQUIRE_GPU();
+  test::TempRepository repo;
+  auto w = repo.add<Bls12_381>("c", 60000, 2, "partitions = 2\n");
+  const auto pk = io::read_zkey<Bls12_381>((repo.root() / "c" / "circuit.zkey").string());
+  eng::EngineConfig cfg;
+  cfg.repository = repo.root();
+  cfg.backend = "cuda";
+  cfg.isolation = "process";
+  cfg.worker_exe = std::filesystem::exists(CUZK_WORKER_EXE)
+                       ? std::filesystem::path(CUZK_WORKER_EXE)
+                       : std::filesystem::read_symlink("/proc/self/exe").parent_path() / "cuzk-worker";
+  cfg.spool_dir = repo.root();
+  cfg.devices = {0};
+  cfg.max_attempts = 4;
+  cfg.fault_sticky = {6, 0, 1};  // every child poisons its context in its sixth GPU proof
+  auto expect_verified = [&](const eng::JobResult& r) {
+    ASSERT_EQ(r.status, eng::JobStatus::kCompleted) << r.error;
+    for (const auto& p : r.partitions)
+      EXPECT_TRUE(groth16::verify(pk.verifying_key(),
+                                  io::public_from_json<Bls12_381>(p.public_json, "public"),
+                                  io::proof_from_json<Bls12_381>(p.proof_json, "proof"))
+                      .valid);
+  };
+  eng::Engine e(cfg);
+  expect_verified(e.await(e.submit({"first", "c", std::nullopt, w}).job_id));
+  EXPECT_TRUE(std::filesystem::exists(repo.root() / ("cuzk-keys-" + std::to_string(::getpid())) / "c.key"));
+  test::scramble_keeping_identity(repo.root() / "c" / "circuit.zkey");
+  // SIGKILL to the worker process while its partitions run.
+  const auto killed = e.submit({"killed", "c", std::nullopt, w}).job_id;
+  for (int i = 0; i < 20000; ++i) {
+    if (e.await(killed, std::chrono::milliseconds(0)).partitions[0].state == eng::PartitionState::kRunning)
+      break;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  std::size_t signalled = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream stat(entry.path() / "stat");
+    std::string pid, comm, state;
+    long ppid = 0;
+    if (stat >> pid >> comm >> state >> ppid && ppid == ::getpid() &&
+        comm.find("cuzk-worker") != std::string::npos)
+      signalled += ::kill(std::stoi(pid), SIGKILL) == 0;
+  }
+  EXPECT_EQ(signalled, 1u);
+  expect_verified(e.await(killed));
+  // Then sticky faults: each child exits at its sixth proof.
+  std::vector<std::string> ids;
+  for (int j = 0; j < 8; ++j) ids.push_back(e.submit({"s", "c", std::nullopt, w}).job_id);
+  for (const auto& id : ids) expect_verified(e.await(id));
+  const auto s = e.status();
+  EXPECT_GE(s.faults.worker_restarts, 2u);
+  EXPECT_GT(s.key_store_bytes, 0u);
+  std::printf(
+      "key store on the GPU: %llu worker restarts, every proof from the mapped key (its file scrambled)\n",
+      static_cast<unsigned long long>(s.faults.worker_restarts));
   std::fflush(stdout);
 }
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <mutex>
 #include <set>
 #include <string>
@@ -20,27 +21,7 @@
 namespace cuzk::engine {
 namespace {
 
-class Lines {
- public:
-  std::function<void(const std::string&)> sink() {
-    return [this](const std::string& l) {
-      std::lock_guard g(mutex_);
-      lines_.push_back(l);
-    };
-  }
-  std::size_t count(const std::string& needle) const {
-    std::lock_guard g(mutex_);
-    return static_cast<std::size_t>(std::count_if(lines_.begin(), lines_.end(), [&](const std::string& l) {
-      return l.find(needle) != std::string::npos;
-    }));
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::vector<std::string> lines_;
-};
-
-EngineConfig devices_config(const test::TempRepository& repo, unsigned devices, Lines& lines) {
+EngineConfig devices_config(const test::TempRepository& repo, unsigned devices, test::LogLines& lines) {
   EngineConfig cfg;
   cfg.repository = repo.root();
   cfg.backend = "cpu";
@@ -65,7 +46,7 @@ TEST(EngineDevices, OneProofsPartitionsSpreadOverEveryDevice) {
   test::TempRepository repo;
   const auto w = repo.add<Bn254>("bn", 3000, 8, "partitions = 8\n");
   const auto pk = io::read_zkey<Bn254>((repo.root() / "bn" / "circuit.zkey").string());
-  Lines lines;
+  test::LogLines lines;
   Engine e(devices_config(repo, 2, lines));
   const auto r = e.await(e.submit({"alone", "bn", std::nullopt, w}).job_id);
   ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
@@ -87,7 +68,7 @@ TEST(EngineDevices, ALostDeviceHandsItsPartitionsToTheOthers) {
   test::TempRepository repo;
   const auto w = repo.add<Bn254>("bn", 3000, 4, "partitions = 4\n");
   const auto pk = io::read_zkey<Bn254>((repo.root() / "bn" / "circuit.zkey").string());
-  Lines lines;
+  test::LogLines lines;
   auto cfg = devices_config(repo, 2, lines);
   cfg.lose_device = {1, 2};  // device 1 proves one partition, then is lost as the second enters its region
   Engine e(cfg);
@@ -121,7 +102,7 @@ TEST(EngineDevices, WithEveryDeviceLostTheWorkersProveOnTheCpu) {
   test::TempRepository repo;
   const auto w = repo.add<Bn254>("bn", 300, 2, "partitions = 2\n");
   const auto pk = io::read_zkey<Bn254>((repo.root() / "bn" / "circuit.zkey").string());
-  Lines lines;
+  test::LogLines lines;
   auto cfg = devices_config(repo, 1, lines);
   cfg.lose_device = {0, 1};
   Engine e(cfg);
@@ -135,11 +116,44 @@ TEST(EngineDevices, WithEveryDeviceLostTheWorkersProveOnTheCpu) {
   EXPECT_TRUE(e.status().devices.at(0).lost);
 }
 
+// isolation = process: one worker process per GPU. The lost GPU's process cannot start (as a GPU no process
+// can open any more); after WorkerProcess::kCrashLoop deaths a CPU worker replaces it, and its partitions go
+// to the other GPU's process instead of that CPU worker.
+TEST(EngineDevices, InProcessModeALostGpusPartitionsGoToTheOtherGpusProcess) {
+  test::TempRepository repo;
+  const auto w = repo.add<Bn254>("bn", 3000, 4, "partitions = 4\n");
+  const auto pk = io::read_zkey<Bn254>((repo.root() / "bn" / "circuit.zkey").string());
+  test::LogLines lines;
+  auto cfg = devices_config(repo, 2, lines);
+  cfg.isolation = "process";
+  cfg.worker_exe = CUZK_WORKER_EXE;
+  cfg.spool_dir = repo.root() / "spool";
+  std::filesystem::create_directories(cfg.spool_dir);
+  cfg.lose_device = {1, 1};
+  cfg.max_attempts = 5;  // the deaths before the CPU worker takes over count as attempts
+  Engine e(cfg);
+  std::vector<std::string> jobs;
+  for (int i = 0; i < 3; ++i) jobs.push_back(e.submit({"j", "bn", std::nullopt, w}).job_id);
+  for (const auto& id : jobs) {
+    const auto r = e.await(id);
+    ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+    for (const auto& p : r.partitions) {
+      expect_valid(pk, p);
+      EXPECT_EQ(device_of(p.worker), "sim:0") << "the lost GPU's stand-in proved a partition";
+    }
+  }
+  EXPECT_EQ(lines.count("stops: its GPU is lost"), 2u);
+  const auto s = e.status();
+  ASSERT_EQ(s.devices.size(), 1u);  // the lost one; a simulated GPU's process reports no device
+  EXPECT_EQ(s.devices[0].ordinal, 1);
+  EXPECT_TRUE(s.devices[0].lost);
+}
+
 // A cancel reaches partitions queued again by a lost device like any other.
 TEST(EngineDevices, ACancelledJobsHandedBackPartitionsAreCancelled) {
   test::TempRepository repo;
   const auto w = repo.add<Bn254>("bn", 3000, 6, "partitions = 6\n");
-  Lines lines;
+  test::LogLines lines;
   auto cfg = devices_config(repo, 2, lines);
   cfg.lose_device = {0, 1};
   Engine e(cfg);

@@ -7,7 +7,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <thread>
 
 #include "engine/key_store.hpp"
@@ -21,21 +20,6 @@ std::shared_ptr<KeyStore> store_in(const test::TempRepository& repo, std::vector
   return std::make_shared<KeyStore>(repo.root() / "store", [lines](const std::string& l) {
     if (lines) lines->push_back(l);
   });
-}
-
-// Overwrites `file` in place (same inode) with random bytes of the same size and gives it back its
-// modification time: to the store it is the same file, and any process that read it now would fail.
-void scramble_keeping_identity(const std::filesystem::path& file) {
-  const auto mtime = std::filesystem::last_write_time(file);
-  const auto size = std::filesystem::file_size(file);
-  std::mt19937_64 rng(7);
-  std::string junk(size, '\0');
-  for (auto& c : junk) c = static_cast<char>(rng());
-  {
-    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
-    f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
-  }
-  std::filesystem::last_write_time(file, mtime);
 }
 
 TEST(KeyStore, ASecondRepositoryMapsTheKeyTheFirstDecoded) {
@@ -55,8 +39,8 @@ TEST(KeyStore, ASecondRepositoryMapsTheKeyTheFirstDecoded) {
   EXPECT_TRUE(std::filesystem::exists(store->dir() / "bn.key"));
   EXPECT_GT(store->bytes(), 0u);
   // The key files are now garbage that looks unchanged: only a process that maps the images can prove.
-  scramble_keeping_identity(repo.root() / "bp" / "circuit.params");
-  scramble_keeping_identity(repo.root() / "bn" / "circuit.zkey");
+  test::scramble_keeping_identity(repo.root() / "bp" / "circuit.params");
+  test::scramble_keeping_identity(repo.root() / "bn" / "circuit.zkey");
   const auto b = second.acquire("bp");
   const auto y = second.acquire("bn");
   EXPECT_EQ(second.key_file_reads(), 0u) << "a key file was read although its image was there";
@@ -112,6 +96,21 @@ TEST(KeyStore, ConcurrentLoadsDecodeOnce) {
   second.acquire("bp");
   t.join();
   EXPECT_EQ(first.key_file_reads() + second.key_file_reads(), 1u);
+}
+
+// Worker processes that share the store's keys split the host budget: each counts a shared key at its share.
+TEST(KeyStore, ASharedKeyCountsAtItsShareInTheHostBudget) {
+  test::TempRepository repo;
+  repo.add_bellperson("bp", 10, 1);
+  repo.add<Bn254>("bn", 300);
+  auto store = store_in(repo, nullptr);
+  Repository r(repo.root(), 0);
+  r.set_key_store(store, 2);
+  r.acquire("bp");
+  EXPECT_EQ(r.host_bytes(), r.loaded_bytes() / 2);
+  Repository alone(repo.root(), 0);  // no store: its keys are its own
+  alone.acquire("bn");
+  EXPECT_EQ(alone.host_bytes(), alone.loaded_bytes());
 }
 
 TEST(KeyStore, AVerifyingOnlyRepositoryDoesNotUseTheStore) {

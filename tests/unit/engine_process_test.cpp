@@ -47,27 +47,6 @@ EngineConfig process_config(const test::TempRepository& repo) {
   return cfg;
 }
 
-// The engine's log lines, collected from whichever thread writes them.
-class LogLines {
- public:
-  std::function<void(const std::string&)> sink() {
-    return [this](const std::string& l) {
-      std::lock_guard g(mutex_);
-      lines_.push_back(l);
-    };
-  }
-  std::size_t count(const std::string& needle) const {
-    std::lock_guard g(mutex_);
-    return static_cast<std::size_t>(std::count_if(lines_.begin(), lines_.end(), [&](const std::string& l) {
-      return l.find(needle) != std::string::npos;
-    }));
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::vector<std::string> lines_;
-};
-
 // Spooled witnesses in `dir` (the key store's folder lives there too, while the engine runs).
 std::size_t files_in(const std::filesystem::path& dir) {
   std::size_t n = 0;
@@ -150,7 +129,7 @@ TEST(EngineProcess, AWorkerProcessThatDiesIsStartedAgainAndNoJobIsLost) {
   ::setenv("CUZK_FAULT_WORKER_CRASH_EVERY", "3", 1);
   auto cfg = process_config(repo);
   cfg.cpu_workers = 1;
-  LogLines lines;
+  test::LogLines lines;
   cfg.log = lines.sink();
   {
     Engine e(cfg);  // every child it starts inherits the variable
@@ -170,20 +149,6 @@ TEST(EngineProcess, AWorkerProcessThatDiesIsStartedAgainAndNoJobIsLost) {
   EXPECT_GE(lines.count("proved again in a new worker process"), 1u)
       << "the death of a worker process was not logged";
   EXPECT_EQ(files_in(spool), 0u);
-}
-
-// Overwrites `file` in place (same inode) with random bytes of the same size and gives it back its
-// modification time: to the key store it is the same file, and a worker that read it now could not prove.
-void scramble_keeping_identity(const std::filesystem::path& file) {
-  const auto mtime = std::filesystem::last_write_time(file);
-  std::string junk(std::filesystem::file_size(file), '\0');
-  std::uint64_t x = 0x9e3779b97f4a7c15ull;
-  for (auto& c : junk) c = static_cast<char>((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 56);
-  {
-    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
-    f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
-  }
-  std::filesystem::last_write_time(file, mtime);
 }
 
 // engine.key_store (engine/key_store.hpp): the worker process decodes each proving key once into the
@@ -215,8 +180,8 @@ TEST(EngineProcess, ARestartedWorkerMapsTheSharedKeyInsteadOfReadingTheKeyFile) 
     EXPECT_TRUE(std::filesystem::exists(store / "bp.key"));
     EXPECT_TRUE(std::filesystem::exists(store / "bn.key"));
     EXPECT_GT(e.status().key_store_bytes, 0u);
-    scramble_keeping_identity(repo.root() / "bp" / "circuit.params");
-    scramble_keeping_identity(repo.root() / "bn" / "circuit.zkey");
+    test::scramble_keeping_identity(repo.root() / "bp" / "circuit.params");
+    test::scramble_keeping_identity(repo.root() / "bn" / "circuit.zkey");
     // Request 3 kills the worker; the new one proves it, and the next, from the images alone.
     for (const auto& [id, w] : {std::pair{"bp", bp}, std::pair{"bn", bn}}) {
       const auto r = e.await(e.submit({"after", id, std::nullopt, w}).job_id);
@@ -257,7 +222,7 @@ TEST(EngineProcess, WorkerLinesNameTheirProcessAndTimingLinesAreTheParents) {
   const auto bn = repo.add<Bn254>("bn", 300, 2, "partitions = 2\n");
   auto cfg = process_config(repo);
   cfg.cpu_workers = 1;
-  LogLines lines;
+  test::LogLines lines;
   cfg.log = lines.sink();
   const auto captured = repo.root() / "stderr.txt";
   std::fflush(stderr);
@@ -300,7 +265,7 @@ TEST(EngineProcess, AHungWorkerIsKilledAfterThePartitionTimeout) {
   ::setenv("CUZK_FAULT_WORKER_HANG_EVERY", "2", 1);
   auto cfg = process_config(repo);
   cfg.partition_timeout_s = 1;
-  LogLines lines;
+  test::LogLines lines;
   cfg.log = lines.sink();
   {
     Engine e(cfg);
@@ -388,7 +353,7 @@ TEST(EngineProcess, AWorkerThatKeepsDyingIsReplacedByItsFallback) {
                                          "cpu"};
   auto fallback = argv;
   fallback.push_back("--fallback");
-  LogLines lines;
+  test::LogLines lines;
   WorkerProcess p("cuda:7", argv, lines.sink(), fallback);
   const worker_protocol::Request request{0, worker_protocol::RequestKind::kProve, "bn",
                                          (repo.root() / "bn" / "witness-0.wtns").string(), 0};

@@ -4,9 +4,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -24,6 +28,42 @@ namespace cuzk::test {
 inline std::vector<std::uint8_t> file_bytes(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// An engine's log lines, collected from whichever thread writes them.
+class LogLines {
+ public:
+  std::function<void(const std::string&)> sink() {
+    return [this](const std::string& l) {
+      std::lock_guard g(mutex_);
+      lines_.push_back(l);
+    };
+  }
+  std::size_t count(const std::string& needle) const {
+    std::lock_guard g(mutex_);
+    return static_cast<std::size_t>(std::count_if(lines_.begin(), lines_.end(), [&](const std::string& l) {
+      return l.find(needle) != std::string::npos;
+    }));
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<std::string> lines_;
+};
+
+// Overwrites `file` in place (same inode) with pseudo-random bytes of the same size and gives it back its
+// modification time: to the key store it is the same file, and a process that read it now could not prove
+// (the check that a key was mapped from the store, not read).
+inline void scramble_keeping_identity(const std::filesystem::path& file) {
+  const auto mtime = std::filesystem::last_write_time(file);
+  std::string junk(std::filesystem::file_size(file), '\0');
+  std::uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (auto& c : junk) c = static_cast<char>((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 56);
+  {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
+  }
+  std::filesystem::last_write_time(file, mtime);
 }
 
 class TempRepository {
