@@ -23,6 +23,7 @@
 #include "io/bellperson.hpp"
 #include "io/bellperson_assignment.hpp"
 #include "io/bellperson_json.hpp"
+#include "io/key_image.hpp"
 #include "io/precompiled_circuit.hpp"
 
 namespace {
@@ -92,15 +93,21 @@ int main(int argc, char** argv) {
   io::bellperson_json::write_assignments((tmp / "a.json").string(), {small_assignment()});
   {  // x·x = y, y·1 = y recorded: a two-row pre-compiled circuit
     gadgets::RecordCS<> cs;
-    const auto x = cs.alloc_input([]() -> const bp::Fr& { return bp::Fr::one(); });
-    const auto y = cs.alloc([]() -> const bp::Fr& { return bp::Fr::one(); });
+    static const bp::Fr one = bp::Fr::one();  // the value callbacks return a reference: not to a temporary
+    const auto x = cs.alloc_input([]() -> const bp::Fr& { return one; });
+    const auto y = cs.alloc([]() -> const bp::Fr& { return one; });
     cs.enforce([&](gadgets::LC& a) { a.add(x); }, [&](gadgets::LC& b) { b.add(x); },
                [&](gadgets::LC& c) { c.add(y); });
     cs.enforce([&](gadgets::LC& a) { a.add(y); }, [](gadgets::LC& b) { b.add(gadgets::kOne); },
                [&](gadgets::LC& c) { c.add(y); });
     io::write_precompiled_circuit((tmp / "c.cpce").string(), std::move(cs).finish(), "seed");
   }
-  for (const char* f : {"k.params", "k.vk", "a.bin", "a.json", "c.cpce"})
+  {  // the key as a key image (the worker processes' shared form)
+    io::key_image::Builder image(tmp / "k.key", fs::file_size(tmp / "k.params") + (1 << 20));
+    auto decoded = io::bellperson::read_params((tmp / "k.params").string(), false, false, &image);
+    image.finish(decoded, io::key_image::identify(tmp / "k.params"));
+  }
+  for (const char* f : {"k.params", "k.vk", "a.bin", "a.json", "c.cpce", "k.key"})
     write(out / "bellperson_files" / f, read(tmp / f));
   fs::remove_all(tmp);
 
