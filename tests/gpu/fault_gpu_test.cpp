@@ -225,6 +225,20 @@ TEST(EngineFaults, PreStagingNeverTakesWhatTheProofInProgressNeeds) {
   cuda::set_vram_policy({});
 }
 
+// isolation = "process" on GPU 0, with the build tree's worker or (on the GPU machine, from
+// scripts/gpu-bundle) the one beside this test.
+eng::EngineConfig process_config_on_gpu0(const test::TempRepository& repo) {
+  eng::EngineConfig cfg;
+  cfg.repository = repo.root();
+  cfg.backend = "cuda";
+  cfg.isolation = "process";
+  cfg.worker_exe = std::filesystem::exists(CUZK_WORKER_EXE)
+                       ? std::filesystem::path(CUZK_WORKER_EXE)
+                       : std::filesystem::read_symlink("/proc/self/exe").parent_path() / "cuzk-worker";
+  cfg.devices = {0};
+  return cfg;
+}
+
 // Sticky faults with isolation = "process": the worker process whose context is poisoned exits, a new one
 // gets the GPU at once (this driver never gives the old process a context again), and the partitions in
 // flight are proved again there. The GPU is never declared lost and no job fails.
@@ -233,16 +247,8 @@ TEST(EngineFaults, AStickyFaultInAWorkerProcessCostsOnlyARestart) {
   test::TempRepository repo;
   auto w = repo.add<Bls12_381>("c", 1000, 2, "partitions = 2\n");
   const auto pk = io::read_zkey<Bls12_381>((repo.root() / "c" / "circuit.zkey").string());
-  eng::EngineConfig cfg;
-  cfg.repository = repo.root();
-  cfg.backend = "cuda";
-  cfg.isolation = "process";
-  // The build tree's worker, or (on the GPU machine, from scripts/gpu-bundle) the one beside this test.
-  cfg.worker_exe = std::filesystem::exists(CUZK_WORKER_EXE)
-                       ? std::filesystem::path(CUZK_WORKER_EXE)
-                       : std::filesystem::read_symlink("/proc/self/exe").parent_path() / "cuzk-worker";
+  auto cfg = process_config_on_gpu0(repo);
   cfg.gpu_workers_per_device = 2;
-  cfg.devices = {0};
   cfg.max_attempts = 4;
   cfg.fault_sticky = {5, 0, 1};  // every child poisons its context in its fifth GPU proof
   // CUZK_FAULT_TEST_STICKY_PROCESS sticky faults (default 3): each child proves four partitions, then traps.
@@ -295,15 +301,8 @@ TEST(EngineFaults, ReplacedWorkersMapTheKeyInsteadOfReadingTheKeyFile) {
   test::TempRepository repo;
   auto w = repo.add<Bls12_381>("c", 60000, 2, "partitions = 2\n");
   const auto pk = io::read_zkey<Bls12_381>((repo.root() / "c" / "circuit.zkey").string());
-  eng::EngineConfig cfg;
-  cfg.repository = repo.root();
-  cfg.backend = "cuda";
-  cfg.isolation = "process";
-  cfg.worker_exe = std::filesystem::exists(CUZK_WORKER_EXE)
-                       ? std::filesystem::path(CUZK_WORKER_EXE)
-                       : std::filesystem::read_symlink("/proc/self/exe").parent_path() / "cuzk-worker";
+  auto cfg = process_config_on_gpu0(repo);
   cfg.spool_dir = repo.root();
-  cfg.devices = {0};
   cfg.max_attempts = 4;
   cfg.fault_sticky = {6, 0, 1};  // every child poisons its context in its sixth GPU proof
   auto expect_verified = [&](const eng::JobResult& r) {
