@@ -66,6 +66,23 @@ void Engine::start_worker_processes(int gpus) {
   remove_stale_spool_files(config_.spool_dir);
   const std::size_t sharers = std::max<std::size_t>(
       1, backend_ == "cuda" ? gpu_ordinals(gpus).size() : std::max(1u, config_.simulated_devices));
+  // The proving keys the worker processes share (engine/key_store.hpp). A store that cannot be made costs
+  // the sharing, not the daemon: each worker process then reads its own keys.
+  if (config_.key_store != "off") {
+    const std::filesystem::path parent =
+        config_.key_store == "auto" ? config_.spool_dir : std::filesystem::path(config_.key_store);
+    try {
+      worker_key_store_ = std::make_shared<KeyStore>(KeyStore::create_for_this_process(parent),
+                                                     [this](const std::string& line) { log(line); });
+      log("cuzk engine: worker processes share their proving keys in " + worker_key_store_->dir().string() +
+          " (" + std::to_string(worker_key_store_->free_bytes() >> 30) +
+          " GiB free there; engine.key_store): a restarted worker maps them instead of reading the key "
+          "files");
+    } catch (const std::exception& e) {
+      log(std::string("cuzk engine: no key store (") + e.what() +
+          "): each worker process reads its own copy of every key, and a restarted one reads it again");
+    }
+  }
   // Everything the child's engine needs from ours; faults travel too (and CUZK_FAULT_* in the environment).
   std::vector<std::string> common = {
       config_.worker_exe.string(), "--repository", config_.repository.string(), "--parameter-cache",
@@ -78,19 +95,9 @@ void Engine::start_worker_processes(int gpus) {
       // Each worker process makes its partitions' witnesses: the host budget is split between them. The keys
       // they share (the key store) each counts at its share, so that together they count every key once.
       "--host-memory-budget", std::to_string(config_.host_memory_budget / sharers), "--key-sharers",
-      std::to_string(config_.key_store != "off" ? sharers : 1),
-      "--fault-alloc", fault_arg(config_.fault_alloc), "--fault-sticky", fault_arg(config_.fault_sticky),
-      "--fault-corrupt", fault_arg(config_.fault_corrupt)};
-  if (config_.key_store != "off") {
-    const std::filesystem::path parent =
-        config_.key_store == "auto" ? config_.spool_dir : std::filesystem::path(config_.key_store);
-    worker_key_store_ = std::make_shared<KeyStore>(KeyStore::create_for_this_process(parent),
-                                                   [this](const std::string& line) { log(line); });
-    common.insert(common.end(), {"--key-store", worker_key_store_->dir().string()});
-    log("cuzk engine: worker processes share their proving keys in " + worker_key_store_->dir().string() +
-        " (" + std::to_string(worker_key_store_->free_bytes() >> 30) +
-        " GiB free there; engine.key_store): a restarted worker maps them instead of reading the key files");
-  }
+      std::to_string(worker_key_store_ ? sharers : 1), "--fault-alloc", fault_arg(config_.fault_alloc),
+      "--fault-sticky", fault_arg(config_.fault_sticky), "--fault-corrupt", fault_arg(config_.fault_corrupt)};
+  if (worker_key_store_) common.insert(common.end(), {"--key-store", worker_key_store_->dir().string()});
   if (!config_.pin_keys) common.push_back("--no-pin");
   if (!config_.self_check) common.push_back("--no-self-check");
   auto logger = [this](const std::string& line) { log(line); };

@@ -215,6 +215,21 @@ TEST(EngineProcess, WithoutAKeyStoreWorkersReadTheirOwnKeys) {
   EXPECT_EQ(e.status().key_store_bytes, 0u);
 }
 
+// A key store that cannot be made (here: its parent is a file) costs the sharing, not the engine.
+TEST(EngineProcess, AKeyStoreThatCannotBeMadeLeavesEachWorkerItsOwnKeys) {
+  test::TempRepository repo;
+  const auto bn = repo.add<Bn254>("bn", 300, 1);
+  std::ofstream(repo.root() / "not-a-directory") << "x";
+  auto cfg = process_config(repo);
+  cfg.key_store = (repo.root() / "not-a-directory").string();
+  test::LogLines lines;
+  cfg.log = lines.sink();
+  Engine e(cfg);
+  EXPECT_EQ(e.await(e.submit({"j", "bn", std::nullopt, bn}).job_id).status, JobStatus::kCompleted);
+  EXPECT_EQ(lines.count("no key store ("), 1u);
+  EXPECT_EQ(e.status().key_store_bytes, 0u);
+}
+
 // The workers write to the daemon's stderr: every line says which process wrote it, and the timing lines
 // are the parent's alone, under its own job ids (the worker's would name jobs no client ever saw).
 TEST(EngineProcess, WorkerLinesNameTheirProcessAndTimingLinesAreTheParents) {
