@@ -37,16 +37,17 @@ class KeyStore {
 
   // The key of circuit `id`, whose key file is `key_file`: mapped from the store when an image of this
   // version of the file is there; else decoded by read(arrays) into a new image, or by read(nullptr) into
-  // this process's memory when the store cannot hold it. `how` says which.
+  // this process's memory when the store cannot hold it. `how` says which. `populate`: fill a mapped
+  // image's page tables at once (not needed when the caller page-locks the key next, which fills them).
   template <class Key>
   Key load(const std::string& id, const std::filesystem::path& key_file,
-           const std::function<Key(io::ArraySource*)>& read, Source& how) {
+           const std::function<Key(io::ArraySource*)>& read, Source& how, bool populate = true) {
     const io::key_image::SourceIdentity source = io::key_image::identify(key_file);
     const Lock lock(*this, id);
     const auto path = image_path(id);
     if (std::filesystem::exists(path)) {
       try {
-        Key key = io::key_image::map<Key>(path, source);
+        Key key = io::key_image::map<Key>(path, source, populate);
         how = Source::kMapped;
         mapped(id, path);
         return key;

@@ -107,16 +107,19 @@ template <class Key>
 Key Repository::load_key(Circuit& c, const std::filesystem::path& key_file,
                          const std::function<Key(io::ArraySource*)>& read) {
   std::shared_ptr<KeyStore> store;
+  bool pinned = false;
   {
     std::lock_guard lock(mutex_);
     store = key_store_;
+    pinned = static_cast<bool>(pinner_);
   }
   if (!store || c.verifying_only) {
     ++key_file_reads_;
     return read(nullptr);
   }
   KeyStore::Source how{};
-  Key key = store->load<Key>(c.id, key_file, read, how);
+  // A key this process page-locks next has its page tables filled by the locking: not twice.
+  Key key = store->load<Key>(c.id, key_file, read, how, !pinned);
   if (how != KeyStore::Source::kMapped) ++key_file_reads_;
   c.shared_image = how != KeyStore::Source::kPrivate;
   return key;

@@ -75,7 +75,7 @@ SourceIdentity identify(const std::filesystem::path& key_file) {
           static_cast<std::uint64_t>(st.st_ino)};
 }
 
-Mapping::Mapping(const std::filesystem::path& path, std::size_t bytes, bool create) {
+Mapping::Mapping(const std::filesystem::path& path, std::size_t bytes, bool create, bool populate) {
   fd_ = ::open(path.c_str(), create ? (O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC) : (O_RDWR | O_CLOEXEC), 0600);
   if (fd_ < 0) throw ImageError("cannot open the key image " + path.string() + ": " + errno_text());
   try {
@@ -91,7 +91,8 @@ Mapping::Mapping(const std::filesystem::path& path, std::size_t bytes, bool crea
       bytes = static_cast<std::size_t>(st.st_size);
       if (bytes < kHeaderBytes) throw ImageError(path.string() + ": too short for a key image");
     }
-    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd_, 0);
+    void* p =
+        ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | (populate ? MAP_POPULATE : 0), fd_, 0);
     if (p == MAP_FAILED) throw ImageError("cannot map the key image " + path.string() + ": " + errno_text());
     data_ = static_cast<std::uint8_t*>(p);
     size_ = bytes;
@@ -212,8 +213,8 @@ void Builder::seal(KeyKind kind, const SourceIdentity& source, std::vector<std::
   sealed_ = true;
 }
 
-std::pair<std::shared_ptr<Mapping>, Header> open_image(const std::filesystem::path& path) {
-  auto mapping = std::make_shared<Mapping>(path, 0, false);
+std::pair<std::shared_ptr<Mapping>, Header> open_image(const std::filesystem::path& path, bool populate) {
+  auto mapping = std::make_shared<Mapping>(path, 0, false, populate);
   Header h = read_header(mapping->data(), mapping->size(), path.string());
   return {std::move(mapping), std::move(h)};
 }

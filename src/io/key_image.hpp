@@ -64,12 +64,12 @@ SourceIdentity identify(const std::filesystem::path& key_file);
 constexpr std::size_t kHeaderBytes = std::size_t(64) << 10;
 constexpr std::size_t kArrayAlign = std::size_t(4) << 10;
 
-// A shared, writable mapping of a whole image file; unmapped when the last owner goes. Its page tables are
-// filled at once (MAP_POPULATE): faulting a 44 GB key in page by page took ~13 µs a page on a VM (3.3 s a
-// GB), populating it 66 ms a GB.
+// A shared, writable mapping of a whole image file; unmapped when the last owner goes. `populate`: its page
+// tables are filled at once (MAP_POPULATE): faulting a 44 GB key in page by page took ~13 µs a page on a VM
+// (3.3 s a GB), populating it 66 ms a GB. A mapping that is page-locked next needs none (locking fills them).
 class Mapping {
  public:
-  Mapping(const std::filesystem::path& path, std::size_t bytes, bool create);
+  Mapping(const std::filesystem::path& path, std::size_t bytes, bool create, bool populate = true);
   ~Mapping();
   Mapping(const Mapping&) = delete;
   Mapping& operator=(const Mapping&) = delete;
@@ -174,7 +174,8 @@ class Builder : public ArraySource {
   bool sealed_ = false;
 };
 
-std::pair<std::shared_ptr<Mapping>, Header> open_image(const std::filesystem::path& path);
+std::pair<std::shared_ptr<Mapping>, Header> open_image(const std::filesystem::path& path,
+                                                       bool populate = true);
 // The header alone (read, not mapped): what an image holds, without mapping it.
 Header peek_header(const std::filesystem::path& path);
 
@@ -214,10 +215,10 @@ struct Reader {
 
 // Maps an image and gives the key it holds, its arrays views of the mapping (kept mapped while any of them
 // lives). Throws ImageError when it is not an image of a key of this kind from `expected` (another
-// source, damaged, another layout).
+// source, damaged, another layout). `populate`: as Mapping's.
 template <class Key>
-Key map(const std::filesystem::path& path, const SourceIdentity& expected) {
-  auto [mapping, header] = open_image(path);
+Key map(const std::filesystem::path& path, const SourceIdentity& expected, bool populate = true) {
+  auto [mapping, header] = open_image(path, populate);
   if (header.kind != kind_of<Key>()) throw ImageError(path.string() + ": an image of another kind of key");
   if (!(header.source == expected))
     throw ImageError(path.string() + ": made from another version of the key file");
