@@ -768,7 +768,10 @@ EngineStatus Engine::status(bool with_jobs) const {
       lost.lost_reason = processes_[i]->lost_reason();
       s.devices.push_back(std::move(lost));
     }
-    if (auto ws = processes_[i]->status(std::chrono::milliseconds(2000))) workers.push_back(std::move(*ws));
+    if (auto ws = processes_[i]->status(std::chrono::milliseconds(2000))) {
+      for (auto& d : ws->devices) d.worker_pid = processes_[i]->pid();
+      workers.push_back(std::move(*ws));
+    }
   }
   for (auto& ws : workers) {
     for (auto& d : ws.devices) s.devices.push_back(std::move(d));

@@ -128,6 +128,7 @@ struct DeviceStatus {
   bool lost = false;  // its context could not be recreated: its workers prove on the CPU instead
   std::string lost_reason;
   std::vector<std::string> resident_circuits;  // keys prepared on this GPU
+  long worker_pid = 0;  // isolation = process: the worker process serving this GPU now (0: the engine's own)
 };
 
 // Faults met and recovered from (or not), since the engine started.

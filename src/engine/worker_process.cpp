@@ -52,6 +52,11 @@ std::uint64_t WorkerProcess::restarts() const {
   return generation_ > 0 ? std::min(deaths_, generation_ - (alive_ ? 1 : 0)) : 0;
 }
 
+pid_t WorkerProcess::pid() const {
+  std::lock_guard lock(mutex_);
+  return alive_ ? pid_ : -1;
+}
+
 void WorkerProcess::reap_locked() {
   // Only ever after the reader marked the child dead, under mutex_, on its way out: it needs the lock no
   // more, so joining here cannot deadlock.

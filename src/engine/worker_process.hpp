@@ -73,6 +73,7 @@ class WorkerProcess {
   std::uint64_t starts() const;    // children started so far
   std::uint64_t restarts() const;  // of which after one had died
   const std::string& name() const { return name_; }
+  pid_t pid() const;  // the running child's process id, or -1 when none runs
 
  private:
   struct Pending {

@@ -48,6 +48,7 @@ std::string status_json(const engine::EngineStatus& s) {
                             {"vram_daemon_cached_bytes", d.vram_cached},
                             {"vram_limit_bytes", d.vram_limit},
                             {"context_resets", d.context_resets},
+                            {"worker_pid", d.worker_pid},
                             {"lost", d.lost},
                             {"lost_reason", d.lost_reason},
                             {"resident_circuits", d.resident_circuits}});

@@ -13,10 +13,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <thread>
 
@@ -324,16 +325,11 @@ TEST(EngineFaults, ReplacedWorkersMapTheKeyInsteadOfReadingTheKeyFile) {
       break;
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
-  std::size_t signalled = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    std::ifstream stat(entry.path() / "stat");
-    std::string pid, comm, state;
-    long ppid = 0;
-    if (stat >> pid >> comm >> state >> ppid && ppid == ::getpid() &&
-        comm.find("cuzk-worker") != std::string::npos)
-      signalled += ::kill(std::stoi(pid), SIGKILL) == 0;
-  }
-  EXPECT_EQ(signalled, 1u);
+  // The engine says which process serves the GPU (its /proc view may not be this one's: a container's).
+  const auto serving = e.status().devices;
+  ASSERT_EQ(serving.size(), 1u);
+  ASSERT_GT(serving[0].worker_pid, 0);
+  ASSERT_EQ(::kill(static_cast<pid_t>(serving[0].worker_pid), SIGKILL), 0) << std::strerror(errno);
   expect_verified(e.await(killed));
   // Then sticky faults: each child exits at its sixth proof.
   std::vector<std::string> ids;
