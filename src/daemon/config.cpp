@@ -4,6 +4,9 @@
 
 #include <cctype>
 #include <cmath>
+#include <stdexcept>
+
+#include "service/health.hpp"
 
 namespace cuzk::daemon {
 
@@ -75,6 +78,12 @@ Config load_config(const std::optional<std::string>& path) {
   };
   str("daemon", "listen", c.listen);
   str("daemon", "http", c.http);
+  str("daemon", "healthz_fails_on", c.healthz_fails_on);
+  try {
+    service::parse_health_policy(c.healthz_fails_on);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
   str("daemon", "witness_dir", c.witness_dir);
   str("daemon", "tls_cert", c.tls_cert);
   str("daemon", "tls_key", c.tls_key);

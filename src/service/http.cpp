@@ -93,7 +93,7 @@ std::string status_json(const engine::EngineStatus& s) {
 }
 
 HttpFrontend::HttpFrontend(const std::string& address, engine::Engine& engine, Metrics& metrics,
-                           const std::string& token)
+                           const std::string& token, HealthPolicy health)
     : server_(std::make_unique<httplib::Server>()) {
   // With a token, every endpoint but /healthz (which tells a supervisor only "ok" or "degraded") asks for it,
   // as the gRPC calls do.
@@ -111,18 +111,12 @@ HttpFrontend::HttpFrontend(const std::string& address, engine::Engine& engine, M
     throw std::runtime_error("--http expects host:port, not \"" + address + "\"");
   const std::string host = address.substr(0, colon);
   const int port = std::stoi(address.substr(colon + 1));
-  // 503 while a GPU is lost (its CUDA context could not be recreated): the daemon still proves, on the CPU,
-  // but an operator (or a supervisor) should restart it to get the GPU back.
-  server_->Get("/healthz", [&engine](const httplib::Request&, httplib::Response& res) {
-    for (const auto& d : engine.status(false).devices)
-      if (d.lost) {
-        res.status = 503;
-        res.set_content("degraded: GPU " + std::to_string(d.ordinal) + " lost (" + d.lost_reason +
-                            "); proving on the CPU until the daemon is restarted\n",
-                        "text/plain");
-        return;
-      }
-    res.set_content("ok\n", "text/plain");
+  // 503 while a GPU is lost (daemon.healthz_fails_on): the daemon still proves, but a supervisor should
+  // restart it to get the GPU back.
+  server_->Get("/healthz", [&engine, health](const httplib::Request&, httplib::Response& res) {
+    const Health h = health_of(engine.status(false), health);
+    res.status = h.http_status;
+    res.set_content(h.text + "\n", "text/plain");
   });
   server_->Get("/metrics", [&engine, &metrics](const httplib::Request&, httplib::Response& res) {
     res.set_content(metrics.render(engine.status(false)), "text/plain; version=0.0.4");

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "engine/engine.hpp"
+#include "service/health.hpp"
 #include "service/metrics.hpp"
 
 namespace httplib {
@@ -19,10 +20,11 @@ std::string status_json(const engine::EngineStatus& s);
 
 class HttpFrontend {
  public:
-  // `address` is host:port; `token` (optional): the bearer token /metrics and /status ask for. Throws
-  // std::runtime_error when it cannot listen.
+  // `address` is host:port; `token` (optional): the bearer token /metrics and /status ask for; `health`:
+  // when a lost GPU makes /healthz fail (service/health.hpp). Throws std::runtime_error when it cannot
+  // listen.
   HttpFrontend(const std::string& address, engine::Engine& engine, Metrics& metrics,
-               const std::string& token = "");
+               const std::string& token = "", HealthPolicy health = HealthPolicy::kAnyGpuLost);
   ~HttpFrontend();
   int port() const { return port_; }
 

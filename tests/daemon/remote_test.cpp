@@ -226,6 +226,33 @@ TEST(DaemonRemote, PlaintextBeyondLoopbackAndShortTokensAreRefusedAtStart) {
   }
 }
 
+// daemon.healthz_fails_on (service/health.hpp): a value it does not know stops the start with the values it
+// does; a known one starts, and with no GPU lost /healthz says ok. (Lost GPUs under each policy:
+// service_health_test.)
+TEST(DaemonRemote, HealthzPolicyIsCheckedAtStart) {
+  test::TempRepository repo;
+  const int port = free_port(), http_port = free_port();
+  {
+    TcpDaemon bad(repo.root(), "127.0.0.1:" + std::to_string(port), "127.0.0.1:" + std::to_string(http_port),
+                  "healthz_fails_on = \"never\"\n");
+    EXPECT_EQ(bad.exited_within(30), 1);
+    EXPECT_NE(bad.log().find("daemon.healthz_fails_on must be \"any-gpu-lost\" or \"all-gpus-lost\""),
+              std::string::npos)
+        << bad.log();
+  }
+  TcpDaemon all(repo.root(), "127.0.0.1:" + std::to_string(port), "127.0.0.1:" + std::to_string(http_port),
+                "healthz_fails_on = \"all-gpus-lost\"\n");
+  httplib::Client http("127.0.0.1", http_port);
+  httplib::Result health;
+  for (int i = 0; i < 300 && !health; ++i) {
+    health = http.Get("/healthz");
+    if (!health) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(health) << all.log();
+  EXPECT_EQ(health->status, 200);
+  EXPECT_EQ(health->body, "ok\n");
+}
+
 TEST(DaemonRemote, EachClientMayHoldAtMostItsJobsInFlight) {
   test::TempRepository repo;
   const auto w = repo.add<Bls12_381>("slow", 1 << 15, 3);
