@@ -6,8 +6,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "service/health.hpp"
-
 namespace cuzk::daemon {
 
 std::size_t parse_bytes(const std::string& text) {
@@ -78,11 +76,14 @@ Config load_config(const std::optional<std::string>& path) {
   };
   str("daemon", "listen", c.listen);
   str("daemon", "http", c.http);
-  str("daemon", "healthz_fails_on", c.healthz_fails_on);
-  try {
-    service::parse_health_policy(c.healthz_fails_on);
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(e.what());
+  if (t["daemon"]["healthz_fails_on"]) {
+    std::string policy;
+    str("daemon", "healthz_fails_on", policy);
+    try {
+      c.healthz_fails_on = service::parse_health_policy(policy);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(e.what());
+    }
   }
   str("daemon", "witness_dir", c.witness_dir);
   str("daemon", "tls_cert", c.tls_cert);

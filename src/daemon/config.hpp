@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/engine.hpp"
+#include "service/health.hpp"
 
 namespace cuzk::daemon {
 
@@ -18,7 +19,7 @@ struct ConfigError : std::runtime_error {
 struct Config {
   std::string listen = "unix:///run/cuzk/cuzk.sock";  // gRPC: unix:///path or host:port
   std::string http;                                   // host:port for /metrics, /status, /healthz; "" = off
-  std::string healthz_fails_on = "any-gpu-lost";      // or "all-gpus-lost" (service/health.hpp)
+  service::HealthPolicy healthz_fails_on = service::HealthPolicy::kAnyGpuLost;  // daemon.healthz_fails_on
   std::size_t max_message_bytes = std::size_t(1) << 30;
   std::string witness_dir;  // over TCP, witness_paths must lie under it (empty: refused)
   // Remote access (docs/config.md): TLS on a TCP listener (PEM files; with a client CA, clients must present

@@ -108,8 +108,8 @@ int run(int argc, char** argv) {
   }
   std::unique_ptr<cuzk::service::HttpFrontend> http_frontend;
   if (!cfg.http.empty())
-    http_frontend = std::make_unique<cuzk::service::HttpFrontend>(
-        cfg.http, engine, metrics, security.token, cuzk::service::parse_health_policy(cfg.healthz_fails_on));
+    http_frontend = std::make_unique<cuzk::service::HttpFrontend>(cfg.http, engine, metrics, security.token,
+                                                                  cfg.healthz_fails_on);
   std::cerr << "cuzk-daemon: listening on " << cfg.listen << " (" << security.description << ")"
             << (cfg.http.empty() ? "" : ", HTTP on " + cfg.http) << ", backend " << engine.backend() << "\n";
 
