@@ -160,7 +160,8 @@ struct EngineStatus {
   std::array<std::size_t, 5> queue_depth{};  // queued partitions per priority (wire values 1..4)
   std::uint64_t completed = 0, failed = 0, cancelled = 0;
   std::size_t repository_bytes = 0, repository_budget = 0;
-  std::size_t pinned_bytes = 0, pinned_budget = 0;  // page-locked key memory; budget 0: no separate limit
+  // Page-locked key memory (the repository's pins and streamed GPU plans'); budget 0: no separate limit.
+  std::size_t pinned_bytes = 0, pinned_budget = 0;
   std::size_t pinned_pool_bytes = 0, pinned_pool_budget = 0;  // page-locked witness staging (CUDA)
   // Buffers the pool lent (a bellperson partition's a, b, c are decoded into one; a witness is copied into
   // one to be pre-staged), and requests it refused (over its budget, or not page-lockable).
@@ -194,7 +195,11 @@ struct EngineConfig {
   unsigned gpu_workers_per_device = 2;
   std::vector<int> devices;       // empty: every GPU
   std::size_t memory_budget = 0;  // host bytes for loaded keys; 0: no limit
-  bool pin_keys = true;           // CUDA backend: page-lock loaded keys (the "pinned" tier)
+  // CUDA backend: page-lock every loaded key (the "pinned" tier). Off, a key is page-locked only while a GPU
+  // plan streams it from host memory (the plan locks what it streams); a resident key goes up once through
+  // StagedUpload at page-locked speed, so locking 45 GB (2.5 s on an H200 host, 8 s on an H100 host) buys it
+  // nothing, and a process-isolated worker that replaces a dead one would pay it again before proving.
+  bool pin_keys = false;
   std::size_t pinned_budget = 0;  // page-locked bytes at most; 0: only memory_budget limits it
   // A 32 GiB PoRep partition's witness is 4.2 GB (snarkjs .wtns) or 16.7 GB (a bellperson assignment: a, b,
   // c, inputs, aux and densities).

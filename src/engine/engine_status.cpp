@@ -11,6 +11,7 @@
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/device.hpp"
 #include "cuda/error.hpp"
+#include "cuda/host_registry.hpp"
 #include "cuda/pinned_pool.hpp"
 #include "cuda/staged_upload.hpp"
 #include "cuda/vram.hpp"
@@ -120,7 +121,14 @@ EngineStatus Engine::status(bool with_jobs) const {
     s.pinned_pool_leases = ps.leases;
     s.pinned_pool_refused = ps.refused;
   }
-  s.pinned_staging_bytes += cuda::StagedUpload::cached_bytes();
+  const std::size_t staging = cuda::StagedUpload::cached_bytes();
+  s.pinned_staging_bytes += staging;
+  // Page-locked key memory: the repository's locks (pin_keys) and those of GPU plans that stream a key from
+  // host memory, which share one registry with the staging buffers (and nothing else).
+  if (backend_ == "cuda" && processes_.empty()) {
+    const std::size_t registered = cuda::HostRegistry::instance().registered_bytes();
+    s.pinned_bytes = registered > staging ? registered - staging : 0;
+  }
 #endif
   s.partitions_by_plan = partitions_by_plan_;
   s.partitions_by_prestage = partitions_by_prestage_;

@@ -98,7 +98,7 @@ void Engine::start_worker_processes(int gpus) {
       std::to_string(worker_key_store_ ? sharers : 1), "--fault-alloc", fault_arg(config_.fault_alloc),
       "--fault-sticky", fault_arg(config_.fault_sticky), "--fault-corrupt", fault_arg(config_.fault_corrupt)};
   if (worker_key_store_) common.insert(common.end(), {"--key-store", worker_key_store_->dir().string()});
-  if (!config_.pin_keys) common.push_back("--no-pin");
+  if (config_.pin_keys) common.push_back("--pin-keys");
   if (!config_.self_check) common.push_back("--no-self-check");
   auto logger = [this](const std::string& line) { log(line); };
   if (backend_ == "cuda") {

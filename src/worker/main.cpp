@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
   unsigned workers = 1;
   engine::EngineConfig cfg;
   std::string repository, parameter_cache, alloc, sticky, corrupt;
-  bool no_pin = false, no_self_check = false, fallback = false;
+  bool pin_keys = false, no_self_check = false, fallback = false;
   app.add_option("--fd", fd, "the socket to the parent")->required();
   app.add_option("--repository", repository, "the parent's circuit repository")->required();
   app.add_option("--parameter-cache", parameter_cache, "the parent's Filecoin parameter cache");
@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
   app.add_option("--fault-alloc", alloc);
   app.add_option("--fault-sticky", sticky);
   app.add_option("--fault-corrupt", corrupt);
-  app.add_flag("--no-pin", no_pin);
+  app.add_flag("--pin-keys", pin_keys, "page-lock every loaded key (repository.pin_keys)");
   app.add_flag("--no-self-check", no_self_check);
   app.add_flag("--fallback", fallback, "this worker replaces a GPU worker that kept dying (CPU backend)");
   bool fail_start = false;
@@ -175,7 +175,7 @@ int main(int argc, char** argv) {
     if (!parameter_cache.empty()) cfg.parameter_cache = parameter_cache;
     cfg.cpu_workers = cfg.gpu_workers_per_device = workers;
     if (device >= 0) cfg.devices = {device};
-    cfg.pin_keys = !no_pin;
+    cfg.pin_keys = pin_keys;
     cfg.self_check = !no_self_check;
     cfg.prestage = cfg.pinned_pool > 0;
     cfg.fault_alloc = parse_fault(alloc);

@@ -8,8 +8,11 @@
 #include "cuda/device.hpp"
 #include "cuda/host_registry.hpp"
 #include "cuda/staged_upload.hpp"
+#include "cuda/vram.hpp"
 #include "engine/engine.hpp"
 #include "gpu/gpu_test_util.hpp"
+#include "groth16/bellperson_plan.hpp"
+#include "groth16/gpu_plan.hpp"
 #include "groth16/verifier.hpp"
 #include "io/bellperson.hpp"
 #include "io/json.hpp"
@@ -56,12 +59,15 @@ EngineConfig gpu0_config(const test::TempRepository& repo, unsigned workers) {
   return cfg;
 }
 
-// One engine's life: jobs of both curves on two workers sharing GPU 0, then an evict and a re-prepare.
+// One engine's life: jobs of both curves on two workers sharing GPU 0, then an evict and a re-prepare. With
+// `pin_keys` the repository page-locks each key it loads; without (the default) the resident keys stay
+// pageable.
 void prove_on_one_gpu(const test::TempRepository& repo, const std::vector<std::vector<std::uint8_t>>& bn,
-                      const std::vector<std::vector<std::uint8_t>>& bls) {
+                      const std::vector<std::vector<std::uint8_t>>& bls, bool pin_keys) {
   {
     LogLines log;
     EngineConfig cfg = gpu0_config(repo, 2);
+    cfg.pin_keys = pin_keys;
     log.capture(cfg);
     Engine e(cfg);
     ASSERT_EQ(e.backend(), "cuda");
@@ -84,8 +90,12 @@ void prove_on_one_gpu(const test::TempRepository& repo, const std::vector<std::v
     EXPECT_EQ(s.faults.vram_leaks, 0u);  // pre-staged witnesses of the other worker are not counted as leaks
     EXPECT_EQ(s.devices[0].resident_circuits.size(), 2u);
     for (const auto& c : s.circuits) EXPECT_EQ(c.tier, Tier::kGpu) << c.id;
-    // Both keys are page-locked once, through the registry the workers share.
-    EXPECT_GT(s.pinned_bytes, 0u);
+    // With pin_keys both keys are page-locked once, through the registry the workers share; without, a
+    // resident key went up through the staging buffers and nothing of it is locked.
+    if (pin_keys)
+      EXPECT_GT(s.pinned_bytes, 0u);
+    else
+      EXPECT_EQ(s.pinned_bytes, 0u);
     EXPECT_EQ(cuda::HostRegistry::instance().registered_bytes(), s.pinned_bytes + s.pinned_staging_bytes);
     std::size_t workers_used = 0;
     for (const auto& w : s.workers) workers_used += w.partitions_done > 0;
@@ -106,7 +116,7 @@ void prove_on_one_gpu(const test::TempRepository& repo, const std::vector<std::v
     const auto pinned_with_bls = e.status().pinned_bytes;
     EXPECT_GT(e.evict("bls").freed_bytes, 0u);
     EXPECT_EQ(e.status().devices[0].resident_circuits.size(), 1u);
-    EXPECT_LT(e.status().pinned_bytes, pinned_with_bls);
+    if (pin_keys) EXPECT_LT(e.status().pinned_bytes, pinned_with_bls);
     EXPECT_EQ(cuda::HostRegistry::instance().registered_bytes(),
               e.status().pinned_bytes + e.status().pinned_staging_bytes);
     const auto again = e.await(e.submit({"again", "bls", std::nullopt, bls}).job_id);
@@ -122,9 +132,9 @@ TEST(EngineGpu, WorkersShareTheGpuAndEveryProofVerifies) {
   // The first engine also pays one-time costs that stay with the CUDA context (kernel images loaded lazily
   // on first launch: 8 MiB on the H200), so the baseline is taken after it and the second must give back
   // every byte it took.
-  prove_on_one_gpu(repo, bn, bls);
+  prove_on_one_gpu(repo, bn, bls, /*pin_keys=*/true);
   const auto baseline = cuda::mem_info().first;
-  prove_on_one_gpu(repo, bn, bls);
+  prove_on_one_gpu(repo, bn, bls, /*pin_keys=*/false);
   EXPECT_EQ(cuda::mem_info().first, baseline);  // every device buffer of the engine is gone
   // and every page lock but the staging buffers StagedUpload keeps for the next upload
   EXPECT_EQ(cuda::HostRegistry::instance().registered_bytes(), cuda::StagedUpload::cached_bytes());
@@ -226,6 +236,37 @@ TEST(EngineGpu, AnInputLargerThanThePinnedPoolIsReportedOnce) {
   EXPECT_EQ(e.status().partitions_by_prestage["ok"], 0u);
   EXPECT_EQ(log.count("larger than engine.pinned_pool"), 1u);
   EXPECT_EQ(e.status().pinned_pool_leases, 0u);  // never asked for what cannot fit
+}
+
+// Keys stay pageable unless a plan streams them (repository.pin_keys off, the default): a card too small for
+// the resident plan streams the key's points from host memory, so that plan page-locks them (once, shared by
+// the workers) while it holds the key, and evicting the key unlocks them.
+TEST(EngineGpu, AKeyIsPageLockedOnlyWhileAPlanStreamsIt) {
+  CUZK_REQUIRE_GPU();
+  cuda::select_device(0);
+  test::TempRepository repo;
+  const auto parts = repo.add_bellperson("porep", 12, 2);
+  const auto params = io::bellperson::read_params((repo.root() / "porep" / "circuit.params").string());
+  const auto f = groth16::bellperson::gpu_footprint(params);
+  const std::size_t streamed = f.need(groth16::gpu::Plan::kStreamed),
+                    resident = f.need(groth16::gpu::Plan::kResident);
+  ASSERT_LT(streamed, resident);
+  EngineConfig cfg = gpu0_config(repo, 2);
+  cfg.vram_limit = cuda::vram_usage(0).in_use + cfg.vram_margin + streamed + (resident - streamed) / 2;
+  cfg.log = [](const std::string&) {};
+  {
+    Engine e(cfg);
+    const auto r = e.await(e.submit({"s", "porep", std::nullopt, parts}).job_id);
+    ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+    for (const auto& p : r.partitions) EXPECT_EQ(p.plan, "streamed");
+    const auto s = e.status();
+    EXPECT_GE(s.pinned_bytes, params.h.size() * sizeof(params.h[0]));  // the points, H among them
+    EXPECT_EQ(cuda::HostRegistry::instance().registered_bytes(), s.pinned_bytes + s.pinned_staging_bytes);
+    EXPECT_GT(e.evict("porep").freed_bytes, 0u);
+    EXPECT_EQ(e.status().pinned_bytes, 0u);
+  }
+  cuda::set_vram_policy({});
+  EXPECT_EQ(cuda::HostRegistry::instance().registered_bytes(), cuda::StagedUpload::cached_bytes());
 }
 
 }  // namespace
