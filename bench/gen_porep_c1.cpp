@@ -103,8 +103,7 @@ void write_test_key(const std::function<r1cs::CsrSystem<groth16::bellperson::Fr>
             << seconds_since(r0) << " s\n";
   const auto s0 = std::chrono::steady_clock::now();
   const io::bellperson::Params key =
-      bp::setup(system, groth16::random_toxic_waste<bp::Curve>(), fixed_base_mul());
-  system = {};
+      bp::setup(std::move(system), groth16::random_toxic_waste<bp::Curve>(), fixed_base_mul());
   std::cout << "TEST-ONLY key: h " << key.h.size() << ", l " << key.l.size() << ", a " << key.a.size()
             << ", b " << key.b_g1.size() << " points in " << seconds_since(s0) << " s\n";
   const auto w0 = std::chrono::steady_clock::now();

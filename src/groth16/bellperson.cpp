@@ -264,21 +264,41 @@ Assignment synthesize(const r1cs::CsrSystem<Fr>& cs, const std::vector<Fr>& z) {
   return w;
 }
 
-io::bellperson::Params setup(const r1cs::CsrSystem<Fr>& cs, const ToxicWaste<Curve>& tw,
-                             const FixedBaseMul<Curve>& mul) {
-  const std::size_t n_in = 1 + cs.n_public, n_vars = cs.n_vars, n_aux = n_vars - n_in;
-  if (n_vars < n_in) throw Error("the circuit has fewer variables than inputs");
-  const std::size_t rows = cs.a.rows(), n = rows + n_in;
-  std::size_t m = 2;
-  while (m < n) m *= 2;
-  const auto d = domain_of(m);
-  const std::vector<Fr> lag = lagrange_at(tw.tau, d);
-  std::vector<Fr> u(n_vars, Fr::zero()), v(n_vars, Fr::zero()), wq(n_vars, Fr::zero());
-  accumulate_columns(cs.a, lag, u);
-  accumulate_columns(cs.b, lag, v);
-  accumulate_columns(cs.c, lag, wq);
-  for (std::size_t i = 0; i < n_in; ++i) u[i] += lag[rows + i];  // the input constraints
+namespace {
 
+// What setup needs of the matrices: the QAP's polynomials at τ per variable, and which columns A and B use.
+struct QapAtTau {
+  std::size_t n_in = 0, n_aux = 0, m = 0;  // inputs (ONE included), aux variables, domain size
+  std::vector<Fr> u, v, w;
+  Density a_aux, b_in, b_aux;
+};
+
+QapAtTau evaluate_at_tau(const r1cs::CsrSystem<Fr>& cs, const Fr& tau) {
+  QapAtTau q;
+  q.n_in = 1 + cs.n_public;
+  if (cs.n_vars < q.n_in) throw Error("the circuit has fewer variables than inputs");
+  q.n_aux = cs.n_vars - q.n_in;
+  const std::size_t rows = cs.a.rows(), n = rows + q.n_in;
+  q.m = 2;
+  while (q.m < n) q.m *= 2;
+  const std::vector<Fr> lag = lagrange_at(tau, domain_of(q.m));
+  q.u.assign(cs.n_vars, Fr::zero());
+  q.v.assign(cs.n_vars, Fr::zero());
+  q.w.assign(cs.n_vars, Fr::zero());
+  accumulate_columns(cs.a, lag, q.u);
+  accumulate_columns(cs.b, lag, q.v);
+  accumulate_columns(cs.c, lag, q.w);
+  for (std::size_t i = 0; i < q.n_in; ++i) q.u[i] += lag[rows + i];  // the input constraints
+  q.a_aux = columns_used(cs.a, q.n_in, q.n_aux);
+  q.b_in = columns_used(cs.b, 0, q.n_in);
+  q.b_aux = columns_used(cs.b, q.n_in, q.n_aux);
+  return q;
+}
+
+// The key's points from the polynomials at τ; each vector is released once its points are made, so that a
+// full-size key (47 GB of points at 32 GiB WindowPoSt) is not built beside everything that led to it.
+io::bellperson::Params setup_at_tau(QapAtTau q, const ToxicWaste<Curve>& tw, const FixedBaseMul<Curve>& mul) {
+  const std::size_t n_in = q.n_in, n_aux = q.n_aux, n_vars = n_in + n_aux, m = q.m;
   const ec::FixedBaseTable<Curve::G1Cfg> g1(Curve::G1Cfg::generator());
   const ec::FixedBaseTable<Curve::G2Cfg> g2(Curve::G2Cfg::generator());
   auto g1_all = [&](const std::vector<Fr>& k) { return mul.g1 ? mul.g1(g1, k) : g1.mul_all(k); };
@@ -294,20 +314,25 @@ io::bellperson::Params setup(const r1cs::CsrSystem<Fr>& cs, const ToxicWaste<Cur
   p.vk.delta2 = g2_of(tw.delta);
 
   const Fr gamma_inv = tw.gamma.inverse(), delta_inv = tw.delta.inverse();
-  std::vector<Fr> ic(n_in), l(n_aux);
-  tbb::parallel_for(std::size_t(0), n_vars, [&](std::size_t i) {  // 130 M at PoRep scale
-    const Fr k = tw.beta * u[i] + tw.alpha * v[i] + wq[i];
-    (i < n_in ? ic[i] : l[i - n_in]) = k * (i < n_in ? gamma_inv : delta_inv);
-  });
-  p.vk.ic = g1_all(ic);
-  p.l = g1_all(l);
-
-  const Density a_aux = columns_used(cs.a, n_in, n_aux), b_in = columns_used(cs.b, 0, n_in),
-                b_aux = columns_used(cs.b, n_in, n_aux);
-  p.a = g1_all(select(std::span(u).first(n_in), nullptr, std::span(u).subspan(n_in), a_aux));
-  const auto vb = select(std::span(v).first(n_in), &b_in, std::span(v).subspan(n_in), b_aux);
-  p.b_g1 = g1_all(vb);
-  p.b_g2 = g2_all(vb);
+  {
+    std::vector<Fr> ic(n_in), l(n_aux);
+    const auto &u = q.u, &v = q.v, &w = q.w;
+    tbb::parallel_for(std::size_t(0), n_vars, [&](std::size_t i) {  // 130 M at PoRep scale
+      const Fr k = tw.beta * u[i] + tw.alpha * v[i] + w[i];
+      (i < n_in ? ic[i] : l[i - n_in]) = k * (i < n_in ? gamma_inv : delta_inv);
+    });
+    q.w = {};
+    p.vk.ic = g1_all(ic);
+    p.l = g1_all(l);
+  }
+  p.a = g1_all(select(std::span(q.u).first(n_in), nullptr, std::span(q.u).subspan(n_in), q.a_aux));
+  q.u = {};
+  {
+    const auto vb = select(std::span(q.v).first(n_in), &q.b_in, std::span(q.v).subspan(n_in), q.b_aux);
+    q.v = {};
+    p.b_g1 = g1_all(vb);
+    p.b_g2 = g2_all(vb);
+  }
 
   // h[i] = τ^i·Z(τ)/δ, i < m − 1.
   const Fr z_over_delta = (tw.tau.pow(static_cast<std::uint64_t>(m)) - Fr::one()) * delta_inv;
@@ -319,6 +344,20 @@ io::bellperson::Params setup(const r1cs::CsrSystem<Fr>& cs, const ToxicWaste<Cur
   });
   p.h = g1_all(hq);
   return p;
+}
+
+}  // namespace
+
+io::bellperson::Params setup(const r1cs::CsrSystem<Fr>& cs, const ToxicWaste<Curve>& tw,
+                             const FixedBaseMul<Curve>& mul) {
+  return setup_at_tau(evaluate_at_tau(cs, tw.tau), tw, mul);
+}
+
+io::bellperson::Params setup(r1cs::CsrSystem<Fr>&& cs, const ToxicWaste<Curve>& tw,
+                             const FixedBaseMul<Curve>& mul) {
+  QapAtTau q = evaluate_at_tau(cs, tw.tau);
+  cs = {};  // the matrices (tens of GB at 32 GiB) go before the points are made
+  return setup_at_tau(std::move(q), tw, mul);
 }
 
 }  // namespace cuzk::groth16::bellperson

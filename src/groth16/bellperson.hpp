@@ -101,5 +101,9 @@ Assignment synthesize(const r1cs::CsrSystem<Fr>& cs, const std::vector<Fr>& z);
 // fixed-base products (the GPU's, for full-size keys); by default the CPU does.
 io::bellperson::Params setup(const r1cs::CsrSystem<Fr>& cs, const ToxicWaste<Curve>& tw,
                              const FixedBaseMul<Curve>& mul = {});
+// The same, releasing the matrices as soon as they are read: what a full-size key needs (a 32 GiB
+// WindowPoSt's matrices and its key do not fit a 128 GiB host side by side).
+io::bellperson::Params setup(r1cs::CsrSystem<Fr>&& cs, const ToxicWaste<Curve>& tw,
+                             const FixedBaseMul<Curve>& mul = {});
 
 }  // namespace cuzk::groth16::bellperson
