@@ -7,7 +7,8 @@
 //                                                           (gpu/overlap_probe.cpp)
 //   cuzk-bench circuit <bn128|bls12381> <constraints> <out-dir>
 //   cuzk-bench synth porep --sector-size S [--partitions N] [--mode witness|shape|check|recorded]
-//   (synth_porep.cpp) cuzk-bench gen porep-like --log-domain K [--seed S] [--witnesses N] [--curve C] --out
+//   (synth_porep.cpp), synth update … (synth_update.cpp), synth post [--kind window|winning] …
+//   (synth_post.cpp) cuzk-bench gen porep-like --log-domain K [--seed S] [--witnesses N] [--curve C] --out
 //   DIR cuzk-bench gen porep-c1 --sector-size S --out DIR [--seed X] [--no-key]   TEST-ONLY C1 + key
 //   (gen_porep_c1.cpp) cuzk-bench key-image KEY [--dir DIR]   a worker's key: read, image, map, pin
 //   (key_image_bench.cpp) cuzk-bench [--addr A] single|batch|stress|status|metrics|preload|evict …   daemon

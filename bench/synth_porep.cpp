@@ -27,6 +27,7 @@
 #include "filecoin/porep_synthesis.hpp"
 #include "filecoin/porep_test_data.hpp"
 #include "groth16/bellperson.hpp"
+#include "synth_post.hpp"
 #include "synth_update.hpp"
 
 namespace cuzk::bench {
@@ -53,6 +54,8 @@ int run_synth(int argc, char** argv) {
   porep->add_option("--seed", seed, "seed of the generated vanilla data");
   SynthUpdateArgs update;
   add_synth_update_command(app, update);
+  SynthPostArgs post;
+  add_synth_post_command(app, post);
   app.require_subcommand(1);
   try {
     app.parse(argc - 1, argv + 1);
@@ -60,6 +63,7 @@ int run_synth(int argc, char** argv) {
     return app.exit(e);
   }
   if (static_cast<CLI::App*>(update.command)->parsed()) return run_synth_update(update);
+  if (static_cast<CLI::App*>(post.command)->parsed()) return run_synth_post(post);
   const filecoin::PorepParams& params = filecoin::porep_params_for(size);
   if (partitions == 0) partitions = params.partitions;
   std::printf("PoRep %s: %u layers, %u challenges per partition, %u partitions, %u threads\n",

@@ -94,10 +94,17 @@ struct Field {
   CUZK_HD constexpr bool is_reduced() const { return bigint_less(raw(), modulus()); }
 
   // ---- arithmetic -------------------------------------------------------------------------------
-  CUZK_HD constexpr Field operator+(const Field& b) const {
+  CUZK_HD CUZK_FF_ASM_INLINE constexpr Field operator+(const Field& b) const {
 #if defined(__CUDA_ARCH__)
     // Device: 32-bit PTX carry chains; the 64-bit form below would emulate every carry.
     if (!std::is_constant_evaluated()) return from_raw(mont32::add_int<Params, N>(raw(), b.raw()));
+#endif
+#if CUZK_FF_X86_ASM
+    if (!std::is_constant_evaluated()) {  // x86_mont.hpp: adc chain, no branch
+      Field r;
+      x86::mod_add(r.l, l, b.l, x86::kMontConsts<Params>);
+      return r;
+    }
 #endif
     Field r{};
     u64 carry = 0;
@@ -109,9 +116,16 @@ struct Field {
     r.reduce_once();
     return r;
   }
-  CUZK_HD constexpr Field operator-(const Field& b) const {
+  CUZK_HD CUZK_FF_ASM_INLINE constexpr Field operator-(const Field& b) const {
 #if defined(__CUDA_ARCH__)
     if (!std::is_constant_evaluated()) return from_raw(mont32::sub_int<Params, N>(raw(), b.raw()));
+#endif
+#if CUZK_FF_X86_ASM
+    if (!std::is_constant_evaluated()) {
+      Field r;
+      x86::mod_sub(r.l, l, b.l, x86::kMontConsts<Params>);
+      return r;
+    }
 #endif
     Field r{};
     u64 borrow = 0;
@@ -229,13 +243,13 @@ struct Field {
     r.reduce_once();
     return r;
   }
-  CUZK_HD constexpr Field& operator+=(const Field& b) {
+  CUZK_HD CUZK_FF_ASM_INLINE constexpr Field& operator+=(const Field& b) {
     return *this = *this + b;
   }
-  CUZK_HD constexpr Field& operator-=(const Field& b) {
+  CUZK_HD CUZK_FF_ASM_INLINE constexpr Field& operator-=(const Field& b) {
     return *this = *this - b;
   }
-  CUZK_HD constexpr Field& operator*=(const Field& b) {
+  CUZK_HD CUZK_FF_ASM_INLINE constexpr Field& operator*=(const Field& b) {
     return *this = *this * b;
   }
 

@@ -58,6 +58,8 @@
 
 #if CUZK_FF_X86_ASM
 
+#include <immintrin.h>
+
 namespace cuzk::ff::x86 {
 
 // Sizes that have an asm path; everything else uses the portable code.
@@ -321,6 +323,41 @@ template <std::size_t N>
 __attribute__((always_inline)) inline void mont_sqr(u64* r, const u64* a, const MontConsts<N>& c) {
   static_assert(N == 4, "squaring asm exists for 4 limbs only");
   mont_sqr_4(r, a, c);
+}
+
+// (a + b) mod p and (a − b) mod p for reduced a, b (p has a spare top bit, so a + b < 2p never carries out
+// of N words): one adc/sbb chain and a masked correction, no data-dependent branch, forced inline for the
+// same reason as the products. The portable code's unsigned __int128 sums compiled to out-of-line calls
+// whose branch on the comparison with p went each way about half the time: additions took 30 % of a
+// WindowPoSt partition's synthesis, more than its multiplications.
+template <std::size_t N>
+__attribute__((always_inline)) inline void mod_add(u64* r, const u64* a, const u64* b,
+                                                   const MontConsts<N>& c) {
+  unsigned long long s[N], d[N];
+  unsigned char carry = 0, borrow = 0;
+  for (std::size_t i = 0; i < N; ++i) carry = _addcarry_u64(carry, a[i], b[i], &s[i]);
+  for (std::size_t i = 0; i < N; ++i) borrow = _subborrow_u64(borrow, s[i], c.p[i], &d[i]);
+  const u64 keep = u64{0} - borrow;  // all ones when s < p: s is the result
+  for (std::size_t i = 0; i < N; ++i) {
+    u64 v = (s[i] & keep) | (d[i] & ~keep);
+    // Kept in a general register: vectorised, the select stored the limbs and reloaded them as one 32-byte
+    // load, which store forwarding cannot serve (a stall as long as the addition).
+    asm("" : "+r"(v));
+    r[i] = v;
+  }
+}
+template <std::size_t N>
+__attribute__((always_inline)) inline void mod_sub(u64* r, const u64* a, const u64* b,
+                                                   const MontConsts<N>& c) {
+  unsigned long long d[N];
+  unsigned char borrow = 0, carry = 0;
+  for (std::size_t i = 0; i < N; ++i) borrow = _subborrow_u64(borrow, a[i], b[i], &d[i]);
+  const u64 add_p = u64{0} - borrow;  // all ones when a < b: p goes back on
+  for (std::size_t i = 0; i < N; ++i) {
+    unsigned long long out;
+    carry = _addcarry_u64(carry, d[i], c.p[i] & add_p, &out);
+    r[i] = out;
+  }
 }
 
 }  // namespace cuzk::ff::x86

@@ -24,6 +24,7 @@ class EvaluationSlice {
  public:
   static constexpr bool kWitness = true;
   static constexpr bool kRows = true;
+  static constexpr bool kEvaluates = true;  // its combinations are values (gadgets may pass values as ONE·v)
 
   // `a`, `b`, `c`: this part's rows. Throws SynthesisError unless an EvaluationScope is active.
   EvaluationSlice(WitnessSlice values, std::span<Fr> a, std::span<Fr> b, std::span<Fr> c)

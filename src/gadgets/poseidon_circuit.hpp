@@ -19,8 +19,8 @@
 #include <utility>
 #include <vector>
 
-#include "gadgets/poseidon_constants.hpp"
 #include "gadgets/constraint_system.hpp"
+#include "gadgets/poseidon_constants.hpp"
 
 namespace cuzk::gadgets {
 
@@ -43,10 +43,27 @@ constexpr bool cs_builds_rows() {
     return !std::is_same_v<CS, WitnessCS> && !std::is_same_v<CS, WitnessSlice>;
 }
 
+// Whether a constraint system evaluates the rows' combinations as they are built (EvaluationSlice: an
+// evaluated combination is only its value, linear_combination.hpp).
+template <class CS>
+constexpr bool cs_evaluates_rows() {
+  if constexpr (requires { CS::kEvaluates; })
+    return static_cast<bool>(CS::kEvaluates);
+  else
+    return false;
+}
+
 template <class CS>
 class LegacyCircuit {
   static constexpr bool kValues = CS::kWitness;
   static constexpr bool kRows = cs_builds_rows<CS>();
+  // The state's combinations are carried only where rows are built from their terms. Evaluated, a
+  // combination's value is the element's value, which the state keeps anyway: carrying both computed every
+  // linear layer twice (a third of a 32 GiB WindowPoSt partition's synthesis), so a row that reads an
+  // element's combination reads that value instead (as ONE scaled by it).
+  static constexpr bool kEvaluates = cs_evaluates_rows<CS>();
+  static constexpr bool kCarriesLc = kRows && !kEvaluates;
+  static_assert(!kEvaluates || kValues, "an evaluating constraint system has the witness values");
 
   struct NoLc {};  // the witness modes carry no combinations
 
@@ -54,7 +71,7 @@ class LegacyCircuit {
   struct Elt {
     bool allocated = false;
     Variable var;
-    [[no_unique_address]] std::conditional_t<kRows, LinearCombination, NoLc> lc;
+    [[no_unique_address]] std::conditional_t<kCarriesLc, LinearCombination, NoLc> lc;
     Fr value = Fr::zero();
   };
 
@@ -90,7 +107,7 @@ class LegacyCircuit {
   Elt constant(const Fr& value) {
     Elt e;
     e.value = value;
-    if constexpr (kRows) e.lc.add(kOne, value);
+    if constexpr (kCarriesLc) e.lc.add(kOne, value);
     return e;
   }
 
@@ -107,7 +124,10 @@ class LegacyCircuit {
     out.var = alloc(out.value);
     cs_.enforce(
         [&](LC& a) {
-          if constexpr (kRows) a.add(e.lc);
+          if constexpr (kCarriesLc)
+            a.add(e.lc);
+          else if constexpr (kEvaluates)
+            a.add(kOne, e.value);
         },
         [&](LC& b) { b.add(kOne); }, [&](LC& c) { c.add(out.var); });
     return out;
@@ -218,7 +238,7 @@ class LegacyCircuit {
   // acc += s·e (neptune's Elt::scale then Num::add).
   static void add_scaled(Elt& acc, const Elt& e, const Fr& s) {
     if constexpr (kValues) acc.value += e.value * s;
-    if constexpr (kRows) {
+    if constexpr (kCarriesLc) {
       if (e.allocated)
         acc.lc.add(e.var, s);
       else
@@ -264,8 +284,7 @@ class LegacyCircuit {
 // CS::kWitness (pass an empty span otherwise).
 template <class CS>
 PoseidonDigest poseidon_hash_circuit(CS& cs, std::span<const Variable> preimage, std::span<const Fr> values) {
-  return poseidon_detail::LegacyCircuit<CS>(cs, poseidon_constants(preimage.size()))
-      .hash(preimage, values);
+  return poseidon_detail::LegacyCircuit<CS>(cs, poseidon_constants(preimage.size())).hash(preimage, values);
 }
 
 template <class CS>
