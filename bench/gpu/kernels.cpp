@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuda/device.hpp"
@@ -75,6 +76,19 @@ std::vector<std::size_t> msm_windows() {
   return windows;
 }
 
+// The BLS12-381 G1 accumulation's arithmetic forms to compare in one run (msm/gpu_lazy_add.cuh):
+// CUZK_BENCH_MSM_ADDS=field,fp64-lazy,int,int-lazy,int-lazy9 gives a row per form (each set as CUZK_MSM_ADD
+// for its row); unset, the one CUZK_MSM_ADD names (or the default) alone.
+std::vector<std::string> msm_add_forms() {
+  std::vector<std::string> forms;
+  if (const char* list = std::getenv("CUZK_BENCH_MSM_ADDS")) {
+    std::stringstream in(list);
+    for (std::string f; std::getline(in, f, ',');)
+      if (!f.empty()) forms.push_back(f);
+  }
+  return forms;
+}
+
 std::vector<int> msm_sizes(std::vector<int> logs) {
   if (const char* k = std::getenv("CUZK_BENCH_MSM_MIN_LOG"))
     std::erase_if(logs, [&](int lg) { return lg < std::stoi(k); });
@@ -98,16 +112,29 @@ void bench_msm(const char* name, std::vector<int> logs, int reps, cudaStream_t s
   d_scalars.upload(plain.data(), max_n, stream);
   for (int lg : logs) {
     const std::size_t n = std::size_t(1) << lg;
-    for (const std::size_t c : msm_windows()) {
-      msm::gpu::Options o = msm_options();
-      o.window_bits = c;
-      const double ms = median_ms(reps, stream, [&] {
-        msm::gpu::pippenger<Cfg>(d_points.data(), d_scalars.data(), n, stream, nullptr, o);
-      });
-      const std::string window = c ? " c = " + std::to_string(c) : "";
-      std::printf("| MSM %-16s | 2^%-2d | %10.2f |%s\n", name, lg, ms, window.c_str());
-      std::fflush(stdout);
+    std::vector<std::string> forms;
+    if constexpr (std::is_same_v<Cfg, Bls12_381::G1Cfg>) forms = msm_add_forms();
+    if (forms.empty()) forms.push_back("");  // as the environment has it
+    const char* before = std::getenv("CUZK_MSM_ADD");
+    const std::string saved = before ? before : "";
+    for (const std::string& form : forms) {
+      if (!form.empty()) setenv("CUZK_MSM_ADD", form.c_str(), 1);
+      for (const std::size_t c : msm_windows()) {
+        msm::gpu::Options o = msm_options();
+        o.window_bits = c;
+        const double ms = median_ms(reps, stream, [&] {
+          msm::gpu::pippenger<Cfg>(d_points.data(), d_scalars.data(), n, stream, nullptr, o);
+        });
+        const std::string window = c ? " c = " + std::to_string(c) : "";
+        const std::string add = form.empty() ? "" : " add = " + form;
+        std::printf("| MSM %-16s | 2^%-2d | %10.2f |%s%s\n", name, lg, ms, window.c_str(), add.c_str());
+        std::fflush(stdout);
+      }
     }
+    if (saved.empty())
+      unsetenv("CUZK_MSM_ADD");
+    else
+      setenv("CUZK_MSM_ADD", saved.c_str(), 1);
   }
 }
 

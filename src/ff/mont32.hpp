@@ -106,9 +106,13 @@ __device__ __forceinline__ Words<N64> mul_wide(const Words<N64>& a, const Words<
 
 // CIOS with the running sum in n + 1 words; per row four carry chains: lo(a·b_i), hi(a·b_i), lo(m·p),
 // hi(m·p). The sum stays below 2^(32(n+1)) (spare top bit of p), so the top word never carries out.
+//
+// `mul_chain_lazy` leaves the result below 2p, without the final subtraction: for a, b < 2p (4p < R, as
+// for every field here) the product a·b·R⁻¹ + (the reduction's m·p)·R⁻¹ stays below a·b/R + p < 2p, and the
+// running sum below 3p + p·2^-32 < 2^(32n), so lazy results can be multiplied again (msm/gpu_lazy_add.cuh).
 template <std::size_t N64>
-__device__ __forceinline__ Words<N64> mul_chain(const Words<N64>& a, const Words<N64>& b, const Words<N64>& p,
-                                                u32 pinv) {
+__device__ __forceinline__ Words<N64> mul_chain_lazy(const Words<N64>& a, const Words<N64>& b,
+                                                     const Words<N64>& p, u32 pinv) {
   constexpr std::size_t n = 2 * N64;
   u32 t[n + 1];
 #pragma unroll
@@ -141,7 +145,13 @@ __device__ __forceinline__ Words<N64> mul_chain(const Words<N64>& a, const Words
   Words<N64> r;
 #pragma unroll
   for (std::size_t j = 0; j < n; ++j) r.w[j] = t[j];
-  return reduce_once(r, p);
+  return r;
+}
+
+template <std::size_t N64>
+__device__ __forceinline__ Words<N64> mul_chain(const Words<N64>& a, const Words<N64>& b, const Words<N64>& p,
+                                                u32 pinv) {
+  return reduce_once(mul_chain_lazy(a, b, p, pinv), p);
 }
 
 // CIOS with whole 64-bit products (mad.wide) and the carries in explicit add.cc/addc pairs, so every

@@ -22,6 +22,7 @@
 #include "msm/gpu.hpp"
 #include "msm/gpu_digits.cuh"
 #include "msm/gpu_launch.cuh"
+#include "msm/gpu_lazy_add.cuh"
 #include "msm/gpu_slices.cuh"
 #include "msm/gpu_window_sum.cuh"
 
@@ -91,8 +92,8 @@ inline constexpr unsigned kAccumulateMinBlocks = sizeof(ec::Affine<C>) <= 96 ? 3
 
 // The accumulation (see above). `map` (null: none) takes an entry's point index to the point set's own
 // (kNoPoint: the set has no point there, and the entry adds nothing): several point sets accumulate over
-// one sort of the same scalars.
-template <class C>
+// one sort of the same scalars. Form: the mixed addition's arithmetic (msm/gpu_lazy_add.cuh).
+template <class C, AddForm Form>
 __global__ void __launch_bounds__(kThreads, kAccumulateMinBlocks<C>)
     accumulate_kernel(const ec::Affine<C>* points, std::size_t point_offset, const std::uint32_t* map,
                       const std::uint32_t* keys, const std::uint32_t* vals, std::size_t total,
@@ -115,15 +116,16 @@ __global__ void __launch_bounds__(kThreads, kAccumulateMinBlocks<C>)
   std::uint32_t cur = keys[begin];
   if (cur >= skip) return;  // zero digits sort last
   std::size_t run_begin = begin;
-  Xyzz<C> acc = Xyzz<C>::infinity();
+  using Acc = Bucket<C, Form>;
+  Acc acc = Acc::infinity();
   for (std::size_t p = begin; p < end; ++p) {
     const std::uint32_t key = keys[p];
     if (key != cur) {
-      flush(cur, run_begin, p, acc);
+      flush(cur, run_begin, p, acc.to_xyzz());
       if (key >= skip) return;
       cur = key;
       run_begin = p;
-      acc = Xyzz<C>::infinity();
+      acc = Acc::infinity();
     }
     const std::uint32_t v = vals[p];
     std::uint32_t i = v & ~kSignBit;
@@ -135,7 +137,34 @@ __global__ void __launch_bounds__(kThreads, kAccumulateMinBlocks<C>)
     if (v & kSignBit) pt = -pt;
     acc = acc.add_affine(pt);
   }
-  flush(cur, run_begin, end, acc);
+  flush(cur, run_begin, end, acc.to_xyzz());
+}
+
+// Launches the accumulation in `form` (the field type's for groups without other forms).
+template <class C>
+void launch_accumulate(AddForm form, unsigned blocks, cudaStream_t stream, const ec::Affine<C>* points,
+                       std::size_t point_offset, const std::uint32_t* map, const std::uint32_t* keys,
+                       const std::uint32_t* vals, std::size_t total, std::uint32_t skip, unsigned log_seg,
+                       Xyzz<C>* partial, Xyzz<C>* head, Xyzz<C>* tail) {
+  auto launch = [&]<AddForm F>() {
+    accumulate_kernel<C, F><<<blocks, kThreads, 0, stream>>>(points, point_offset, map, keys, vals, total,
+                                                             skip, log_seg, partial, head, tail);
+  };
+  if constexpr (kHasAddForms<C>) {
+    switch (form) {
+      case AddForm::kFp64Lazy:
+        return launch.template operator()<AddForm::kFp64Lazy>();
+      case AddForm::kInt:
+        return launch.template operator()<AddForm::kInt>();
+      case AddForm::kIntLazy:
+        return launch.template operator()<AddForm::kIntLazy>();
+      case AddForm::kIntLazy9:
+        return launch.template operator()<AddForm::kIntLazy9>();
+      case AddForm::kField:
+        break;
+    }
+  }
+  launch.template operator()<AddForm::kField>();
 }
 
 // A bucket whose run covers many segments (skewed scalars: a PoRep witness has a million values r − k that
@@ -305,6 +334,7 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
   // Bits of every window's keys (and the sentinel) at once: the sort's work space is sized for them.
   const int key_bits = std::max(1, static_cast<int>(std::bit_width(nb)));
 
+  const AddForm add_form = add_form_from_env();
   cuda::PhaseTimer trace("CUZK_MSM_TRACE", stream);
   auto prefetch = [&](std::size_t s) {
     if (s < slices.size()) points.prefetch(s, slices[s].point_begin, slices[s].point_count);
@@ -392,9 +422,9 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
       for (std::size_t j = 0; j < sets; ++j) {
         const ec::Affine<C>* base = j == 0 ? slice_points : more[j - 1].points;
         Xyzz<C>* partial = in_place ? buckets[j].data() : partial_sums.data();
-        accumulate_kernel<C><<<blocks_for(pass_segments), kThreads, 0, stream>>>(
-            base, j == 0 ? offset : 0, j == 0 ? nullptr : more[j - 1].map, sorted_keys, sorted_vals, total,
-            pass_skip, log_seg, partial + kb, head.data(), tail.data());
+        launch_accumulate<C>(add_form, blocks_for(pass_segments), stream, base, j == 0 ? offset : 0,
+                             j == 0 ? nullptr : more[j - 1].map, sorted_keys, sorted_vals, total, pass_skip,
+                             log_seg, partial + kb, head.data(), tail.data());
         cuda::check_last_launch("msm accumulate_kernel");
         trace.mark("accumulate");
         // A run spans at most all of the pass's segments: segments − 1 heads.
@@ -441,7 +471,8 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
   if (trace.enabled()) {
     trace.report("msm n=" + std::to_string(n) + " c=" + std::to_string(c) + " w=" + std::to_string(w) +
                  " slice=" + std::to_string(chunk) + " group=" + std::to_string(group) +
-                 " seg=" + std::to_string(std::size_t(1) << log_seg) + " sets=" + std::to_string(sets));
+                 " seg=" + std::to_string(std::size_t(1) << log_seg) + " sets=" + std::to_string(sets) +
+                 (kHasAddForms<C> ? std::string(" add=") + add_form_name(add_form) : std::string()));
   }
   return out;
 }

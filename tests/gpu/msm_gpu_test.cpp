@@ -2,6 +2,9 @@
 // infinity included), G1 and G2 of both curves; slicing and small windows forced as well.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <stdexcept>
+
 #include "cuda/host_registration.hpp"
 #include "cuda/vram.hpp"
 #include "ec/bls12_381.hpp"
@@ -283,6 +286,40 @@ TYPED_TEST(MsmGpuTest, StreamedSplitFitsATightVramLimit) {
   }
   cuda::set_vram_policy(saved);
   EXPECT_EQ(got, msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n));
+}
+
+// The other arithmetic forms of the BLS12-381 G1 bucket accumulation (CUZK_MSM_ADD, msm/gpu_lazy_add.cuh)
+// against the CPU: random points and scalars with make_case's edges, a point followed by itself with the same
+// scalar (the doubling branch in every window where their digit is not zero), a point followed by its
+// negation (the sum cancels to infinity, and the next point starts the bucket again), skewed scalars whose
+// buckets span many segments; the default sizing, window groups and several slices. An unknown form is
+// refused.
+TEST(MsmGpuAdditionForms, EveryFormMatchesCpu) {
+  CUZK_REQUIRE_GPU();
+  using Cfg = Bls12_381::G1Cfg;
+  using Fr = typename Cfg::Scalar;
+  const std::size_t n = 60000;
+  auto c = make_case<Cfg>(n, 2027);
+  c.points[1] = c.points[0], c.scalars[1] = c.scalars[0];
+  c.points[3] = -c.points[2], c.scalars[3] = c.scalars[2];
+  const auto r_minus_3 = (-Fr::from_u64(3)).to_int();
+  for (std::size_t i = n / 2; i < n; i += 3) c.scalars[i] = r_minus_3;
+  auto dp = test::to_device(c.points);
+  auto ds = test::to_device(c.scalars);
+  const auto expect = msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n);
+  struct EnvRestore {
+    ~EnvRestore() { unsetenv("CUZK_MSM_ADD"); }
+  } restore;
+  for (const char* form : {"field", "fp64-lazy", "int", "int-lazy", "int-lazy9"}) {
+    setenv("CUZK_MSM_ADD", form, 1);
+    EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr), expect) << form;
+    EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr, nullptr, {11, n / 3 + 1}), expect)
+        << form << ", window groups";
+    EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr, nullptr, {9, n / 40 + 1}), expect)
+        << form << ", sliced";
+  }
+  setenv("CUZK_MSM_ADD", "fast", 1);
+  EXPECT_THROW(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr), std::invalid_argument);
 }
 
 }  // namespace

@@ -1,0 +1,242 @@
+// Other arithmetic for the bucket accumulation's mixed addition of a BLS12-381 G1 point (issue 31), chosen at
+// run time with CUZK_MSM_ADD so that one build measures them side by side (bench/RESULTS.md):
+//   field      the field type's operations (the default): every product, sum and difference reduced below p;
+//              the product on the FP64 pipe where that pipe is full rate (ff/mont_fp64.hpp), else the integer
+//              one (ff/mont32.hpp).
+//   fp64-lazy  values kept below 2p, as the ZPrize MSMs keep them: no final subtraction after a product (its
+//              result is below 2p for factors below 2p because 4p < R = 2^384), sums and differences reduced
+//              by 2p; zero is then 0 or p. FP64-pipe products.
+//   int        the field type's reduced arithmetic with integer-pipe products (what a consumer card runs).
+//   int-lazy   values below 2p with integer-pipe products.
+//   int-lazy9  as int-lazy, and Y3 = R·(Q − X3) − Y·PPP as one double product with a single Montgomery
+//              reduction (mul2 below): 9 reductions per addition instead of 10.
+// The bucket sums leave the kernel reduced below p whatever the form, so nothing after the accumulation
+// changes. Other groups (G2, BN254) always use the field type.
+#pragma once
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "ec/bls12_381.hpp"
+#include "ec/point.hpp"
+#include "ff/mont32.hpp"
+#include "ff/mont_fp64.hpp"
+#include "ff/ptx.hpp"
+#include "msm/gpu_launch.cuh"
+
+namespace cuzk::msm::gpu {
+
+enum class AddForm { kField, kFp64Lazy, kInt, kIntLazy, kIntLazy9 };
+
+// The groups that have the other forms: a 6-word prime base field.
+template <class C>
+inline constexpr bool kHasAddForms = std::is_same_v<C, ec::bls12_381::G1Cfg>;
+
+// CUZK_MSM_ADD, read at every MSM (a test or benchmark may change it between calls); unknown names throw.
+inline AddForm add_form_from_env() {
+  const char* v = std::getenv("CUZK_MSM_ADD");
+  if (!v || !*v || !std::strcmp(v, "field")) return AddForm::kField;
+  if (!std::strcmp(v, "fp64-lazy")) return AddForm::kFp64Lazy;
+  if (!std::strcmp(v, "int")) return AddForm::kInt;
+  if (!std::strcmp(v, "int-lazy")) return AddForm::kIntLazy;
+  if (!std::strcmp(v, "int-lazy9")) return AddForm::kIntLazy9;
+  throw std::invalid_argument(std::string("CUZK_MSM_ADD=") + v +
+                              ": expected field, fp64-lazy, int, int-lazy or int-lazy9");
+}
+
+inline const char* add_form_name(AddForm form) {
+  switch (form) {
+    case AddForm::kFp64Lazy:
+      return "fp64-lazy";
+    case AddForm::kInt:
+      return "int";
+    case AddForm::kIntLazy:
+      return "int-lazy";
+    case AddForm::kIntLazy9:
+      return "int-lazy9";
+    case AddForm::kField:
+      break;
+  }
+  return "field";
+}
+
+namespace lazy {
+
+using Int = ff::BigInt<6>;
+using Words = ff::mont32::Words<6>;
+using ff::mont32::join;
+using ff::mont32::split;
+
+template <class Params>
+__host__ __device__ constexpr Int twice_modulus() {
+  const Int p = Params::modulus();
+  Int r{};
+  ff::bigint_add(r, p, p);  // 2p < 2^382: no carry out
+  return r;
+}
+
+// Products, each a called function (one copy of the long multiply in the hot loop: mont32.hpp says why).
+// Lazy ones take factors below 2p and return a product below 2p.
+template <class Params>
+__device__ __noinline__ Int mul_fp64_lazy(Int a, Int b) {
+  Int r;
+  join<6>(r.v, ff::fp64::to_words(ff::fp64::mul_lazy<Params, 0>(ff::fp64::to_limbs(split<6>(a.v)),
+                                                                ff::fp64::to_limbs(split<6>(b.v)))));
+  return r;
+}
+
+template <class Params>
+__device__ __noinline__ Int sqr_fp64_lazy(Int a) {
+  Int r;
+  join<6>(r.v, ff::fp64::to_words(ff::fp64::sqr_lazy<Params>(ff::fp64::to_limbs(split<6>(a.v)))));
+  return r;
+}
+
+template <class Params>
+__device__ __noinline__ Int mul_int_lazy(Int a, Int b) {
+  constexpr auto pinv = ff::mont32::neg_inverse32<Params>();
+  Int r;
+  join<6>(r.v, ff::mont32::mul_chain_lazy<6>(split<6>(a.v), split<6>(b.v),
+                                             ff::mont32::modulus_words<Params, 6>(), pinv));
+  return r;
+}
+
+// (a·b + c·d)·R⁻¹ for factors below 2p, below 2p: CIOS whose rows add a·b_i and c·d_i before one m·p. The
+// sum stays below 2^(32·13) in every row (t < 5p + 1 before it, each of the three products below 2p·2^32),
+// and the result below (a·b + c·d)/R + p < 8p²/R + p < 2p because 8p < R = 2^384.
+template <class Params>
+__device__ __noinline__ Int mul2_int_lazy(Int a_, Int b_, Int c_, Int d_) {
+  namespace ptx = ff::ptx;
+  constexpr std::size_t n = 12;
+  constexpr auto pinv = ff::mont32::neg_inverse32<Params>();
+  const Words p = ff::mont32::modulus_words<Params, 6>();
+  const Words a = split<6>(a_.v), b = split<6>(b_.v), c = split<6>(c_.v), d = split<6>(d_.v);
+  std::uint32_t t[n + 1];
+#pragma unroll
+  for (std::size_t j = 0; j <= n; ++j) t[j] = 0;
+  // t += x·y_i: the low halves in one carry chain, the high halves in the next.
+  auto add_row = [&](const Words& x, std::uint32_t yi) {
+    t[0] = ptx::mad_lo_cc(x.w[0], yi, t[0]);
+#pragma unroll
+    for (std::size_t j = 1; j < n; ++j) t[j] = ptx::madc_lo_cc(x.w[j], yi, t[j]);
+    t[n] = ptx::addc(t[n], 0);
+    t[1] = ptx::mad_hi_cc(x.w[0], yi, t[1]);
+#pragma unroll
+    for (std::size_t j = 1; j + 1 < n; ++j) t[j + 1] = ptx::madc_hi_cc(x.w[j], yi, t[j + 1]);
+    t[n] = ptx::madc_hi(x.w[n - 1], yi, t[n]);
+  };
+#pragma unroll
+  for (std::size_t i = 0; i < n; ++i) {
+    add_row(a, b.w[i]);
+    add_row(c, d.w[i]);
+    add_row(p, t[0] * pinv);  // clears word 0
+#pragma unroll
+    for (std::size_t j = 0; j < n; ++j) t[j] = t[j + 1];
+    t[n] = 0;
+  }
+  Words r;
+#pragma unroll
+  for (std::size_t j = 0; j < n; ++j) r.w[j] = t[j];
+  Int out;
+  join<6>(out.v, r);
+  return out;
+}
+
+// Arithmetic on values below `bound` (p: reduced, 2p: lazy), with Form's products.
+template <class Params, AddForm Form>
+struct Arith {
+  static constexpr bool kLazy = Form != AddForm::kInt;
+
+  __device__ static Words bound() {
+    if constexpr (kLazy) {
+      constexpr Int m = twice_modulus<Params>();
+      return split<6>(m.v);
+    } else {
+      return ff::mont32::modulus_words<Params, 6>();
+    }
+  }
+  __device__ static Int add(const Int& a, const Int& b) {
+    Int r;
+    join<6>(r.v, ff::mont32::add<6>(split<6>(a.v), split<6>(b.v), bound()));
+    return r;
+  }
+  __device__ static Int sub(const Int& a, const Int& b) {
+    Int r;
+    join<6>(r.v, ff::mont32::sub<6>(split<6>(a.v), split<6>(b.v), bound()));
+    return r;
+  }
+  __device__ static Int mul(const Int& a, const Int& b) {
+    if constexpr (Form == AddForm::kFp64Lazy) return mul_fp64_lazy<Params>(a, b);
+    if constexpr (Form == AddForm::kInt) return ff::mont32::mul<Params, 6>(a, b);  // reduced, integer pipe
+    return mul_int_lazy<Params>(a, b);
+  }
+  __device__ static Int sqr(const Int& a) {
+    if constexpr (Form == AddForm::kFp64Lazy) return sqr_fp64_lazy<Params>(a);
+    return mul(a, a);
+  }
+  // a·b − c·d
+  __device__ static Int mul_sub(const Int& a, const Int& b, const Int& c, const Int& d) {
+    if constexpr (Form == AddForm::kIntLazy9) return mul2_int_lazy<Params>(a, b, sub(Int{}, c), d);
+    return sub(mul(a, b), mul(c, d));
+  }
+  __device__ static bool is_zero(const Int& a) {
+    if constexpr (kLazy) {
+      constexpr Int p = Params::modulus();
+      return a.is_zero() || a == p;
+    } else {
+      return a.is_zero();
+    }
+  }
+  __device__ static Int canonical(const Int& a) {
+    if constexpr (!kLazy) return a;
+    Int r;
+    join<6>(r.v, ff::mont32::reduce_once<6>(split<6>(a.v), ff::mont32::modulus_words<Params, 6>()));
+    return r;
+  }
+};
+
+}  // namespace lazy
+
+// A bucket's XYZZ accumulator in Form's arithmetic: madd-2008-s, as ec::XYZZ::add_affine.
+template <class C, AddForm Form>
+struct FormBucket {
+  using F = typename C::F;
+  using Ops = lazy::Arith<typename F::params, Form>;
+  lazy::Int X, Y, ZZ, ZZZ;
+
+  __device__ static FormBucket from(const Xyzz<C>& p) {
+    return {p.X.raw(), p.Y.raw(), p.ZZ.raw(), p.ZZZ.raw()};
+  }
+  __device__ static FormBucket infinity() { return from(Xyzz<C>::infinity()); }
+  __device__ Xyzz<C> to_xyzz() const {
+    return {F::from_raw(Ops::canonical(X)), F::from_raw(Ops::canonical(Y)), F::from_raw(Ops::canonical(ZZ)),
+            F::from_raw(Ops::canonical(ZZZ))};
+  }
+  __device__ FormBucket add_affine(const ec::Affine<C>& q) const {
+    if (q.is_infinity()) return *this;  // q comes from memory, reduced
+    if (Ops::is_zero(ZZ)) return from(Xyzz<C>::from_affine(q));
+    const lazy::Int qx = q.x.raw(), qy = q.y.raw();
+    const lazy::Int p = Ops::sub(Ops::mul(qx, ZZ), X), r = Ops::sub(Ops::mul(qy, ZZZ), Y);
+    if (Ops::is_zero(p)) return Ops::is_zero(r) ? from(Xyzz<C>::dbl_affine(q)) : infinity();
+    const lazy::Int pp = Ops::sqr(p), ppp = Ops::mul(p, pp), qq = Ops::mul(X, pp);
+    const lazy::Int x3 = Ops::sub(Ops::sub(Ops::sqr(r), ppp), Ops::add(qq, qq));
+    return {x3, Ops::mul_sub(r, Ops::sub(qq, x3), Y, ppp), Ops::mul(ZZ, pp), Ops::mul(ZZZ, ppp)};
+  }
+};
+
+// The field type's own addition behind the same interface.
+template <class C>
+struct FieldBucket {
+  Xyzz<C> acc;
+  __device__ static FieldBucket infinity() { return {Xyzz<C>::infinity()}; }
+  __device__ Xyzz<C> to_xyzz() const { return acc; }
+  __device__ FieldBucket add_affine(const ec::Affine<C>& q) const { return {acc.add_affine(q)}; }
+};
+
+template <class C, AddForm Form>
+using Bucket = std::conditional_t<Form == AddForm::kField, FieldBucket<C>, FormBucket<C, Form>>;
+
+}  // namespace cuzk::msm::gpu
