@@ -152,6 +152,8 @@ void launch_accumulate(AddForm form, unsigned blocks, cudaStream_t stream, const
   };
   if constexpr (kHasAddForms<C>) {
     switch (form) {
+      case AddForm::kLazy:
+        return launch.template operator()<AddForm::kLazy>();
       case AddForm::kFp64Lazy:
         return launch.template operator()<AddForm::kFp64Lazy>();
       case AddForm::kInt:

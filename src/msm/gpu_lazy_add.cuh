@@ -1,15 +1,19 @@
-// Other arithmetic for the bucket accumulation's mixed addition of a BLS12-381 G1 point (issue 31), chosen at
-// run time with CUZK_MSM_ADD so that one build measures them side by side (bench/RESULTS.md):
-//   field      the field type's operations (the default): every product, sum and difference reduced below p;
-//              the product on the FP64 pipe where that pipe is full rate (ff/mont_fp64.hpp), else the integer
-//              one (ff/mont32.hpp).
-//   fp64-lazy  values kept below 2p, as the ZPrize MSMs keep them: no final subtraction after a product (its
-//              result is below 2p for factors below 2p because 4p < R = 2^384), sums and differences reduced
-//              by 2p; zero is then 0 or p. FP64-pipe products.
+// The arithmetic of the bucket accumulation's mixed addition of a BLS12-381 G1 point (issue 31), chosen at
+// run time with CUZK_MSM_ADD so that one build measures the forms side by side (bench/RESULTS.md, "Lazy
+// reduction in the bucket accumulation"):
+//   lazy       (the default) values kept below 2p, as the ZPrize MSMs keep them: no final subtraction after
+//              a product (its result is below 2p for factors below 2p because 4p < R = 2^384), sums and
+//              differences reduced by 2p, zero is 0 or p; the products on the pipe the field type uses (FP64
+//              where that pipe is full rate: Hopper, B200; else the integer pipe). H100, 2^27 points: 857.6 →
+//              831.6 ms with FP64 products, 1,128.6 → 1,119.9 ms with integer ones.
+//   field      the field type's operations: every product, sum and difference reduced below p.
+//   fp64-lazy  lazy with FP64-pipe products on any GPU.
 //   int        the field type's reduced arithmetic with integer-pipe products (what a consumer card runs).
-//   int-lazy   values below 2p with integer-pipe products.
+//   int-lazy   lazy with integer-pipe products.
 //   int-lazy9  as int-lazy, and Y3 = R·(Q − X3) − Y·PPP as one double product with a single Montgomery
-//              reduction (mul2 below): 9 reductions per addition instead of 10.
+//              reduction (mul2 below): 9 reductions per addition instead of 10, as Matter Labs' and Yrrid's
+//              integer MSMs do. Slower here (H100, 2^27: 1,350 against 1,120 ms): the called double product
+//              takes four operands (48 registers) where the product takes two.
 // The bucket sums leave the kernel reduced below p whatever the form, so nothing after the accumulation
 // changes. Other groups (G2, BN254) always use the field type.
 #pragma once
@@ -29,7 +33,7 @@
 
 namespace cuzk::msm::gpu {
 
-enum class AddForm { kField, kFp64Lazy, kInt, kIntLazy, kIntLazy9 };
+enum class AddForm { kLazy, kField, kFp64Lazy, kInt, kIntLazy, kIntLazy9 };
 
 // The groups that have the other forms: a 6-word prime base field.
 template <class C>
@@ -38,13 +42,14 @@ inline constexpr bool kHasAddForms = std::is_same_v<C, ec::bls12_381::G1Cfg>;
 // CUZK_MSM_ADD, read at every MSM (a test or benchmark may change it between calls); unknown names throw.
 inline AddForm add_form_from_env() {
   const char* v = std::getenv("CUZK_MSM_ADD");
-  if (!v || !*v || !std::strcmp(v, "field")) return AddForm::kField;
+  if (!v || !*v || !std::strcmp(v, "lazy")) return AddForm::kLazy;
+  if (!std::strcmp(v, "field")) return AddForm::kField;
   if (!std::strcmp(v, "fp64-lazy")) return AddForm::kFp64Lazy;
   if (!std::strcmp(v, "int")) return AddForm::kInt;
   if (!std::strcmp(v, "int-lazy")) return AddForm::kIntLazy;
   if (!std::strcmp(v, "int-lazy9")) return AddForm::kIntLazy9;
   throw std::invalid_argument(std::string("CUZK_MSM_ADD=") + v +
-                              ": expected field, fp64-lazy, int, int-lazy or int-lazy9");
+                              ": expected lazy, field, fp64-lazy, int, int-lazy or int-lazy9");
 }
 
 inline const char* add_form_name(AddForm form) {
@@ -58,9 +63,11 @@ inline const char* add_form_name(AddForm form) {
     case AddForm::kIntLazy9:
       return "int-lazy9";
     case AddForm::kField:
+      return "field";
+    case AddForm::kLazy:
       break;
   }
-  return "field";
+  return "lazy";
 }
 
 namespace lazy {
@@ -168,13 +175,17 @@ struct Arith {
     join<6>(r.v, ff::mont32::sub<6>(split<6>(a.v), split<6>(b.v), bound()));
     return r;
   }
+  // kLazy's products run on the pipe the field type's do.
+  static constexpr bool kFp64 =
+      Form == AddForm::kFp64Lazy || (Form == AddForm::kLazy && ff::fp64::kUseFp64<Params>);
+
   __device__ static Int mul(const Int& a, const Int& b) {
-    if constexpr (Form == AddForm::kFp64Lazy) return mul_fp64_lazy<Params>(a, b);
+    if constexpr (kFp64) return mul_fp64_lazy<Params>(a, b);
     if constexpr (Form == AddForm::kInt) return ff::mont32::mul<Params, 6>(a, b);  // reduced, integer pipe
     return mul_int_lazy<Params>(a, b);
   }
   __device__ static Int sqr(const Int& a) {
-    if constexpr (Form == AddForm::kFp64Lazy) return sqr_fp64_lazy<Params>(a);
+    if constexpr (kFp64) return sqr_fp64_lazy<Params>(a);
     return mul(a, a);
   }
   // a·b − c·d
