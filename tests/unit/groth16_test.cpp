@@ -1,6 +1,8 @@
 // Prover and verifier against each other on circuits built in code, both curves.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
 #include "ff/encoding.hpp"
@@ -47,6 +49,39 @@ TYPED_TEST(Groth16Test, ProofVerifiesAndTamperingIsRejected) {
   auto off_curve = proof;
   off_curve.a.x += C::Fq::one();
   EXPECT_FALSE(groth16::verify(vk, pub, off_curve).valid);
+}
+
+// A WindowPoSt partition has 25,839 public inputs, which the verifier sums as one MSM: k inputs p_i, each
+// squared into a private q_i, verify, and changing any one of them (first, middle, last) is rejected.
+TYPED_TEST(Groth16Test, ManyPublicInputsAreEachBound) {
+  using C = TypeParam;
+  using Fr = typename C::Fr;
+  constexpr std::uint32_t k = 700;
+  r1cs::CircuitWithWitness<C> circ;
+  auto& cs = circ.cs;
+  cs.n_pub_in = k;
+  cs.n_wires = cs.n_labels = 1 + 2 * k;
+  std::mt19937_64 rng(11);
+  circ.witness.assign(1 + 2 * k, Fr::one());
+  for (std::uint32_t i = 1; i <= k; ++i) {
+    const Fr p = ff::random_element<Fr>(rng);
+    circ.witness[i] = p;
+    circ.witness[k + i] = p * p;
+    cs.constraints.push_back({{{i, Fr::one()}}, {{i, Fr::one()}}, {{k + i, Fr::one()}}});
+  }
+  ASSERT_TRUE(r1cs::satisfied(cs, circ.witness));
+  auto pk = groth16::setup(cs, groth16::random_toxic_waste<C>());
+  const auto proof =
+      groth16::prove(pk, circ.witness, ff::random_element<Fr>(rng), ff::random_element<Fr>(rng));
+  auto pub = public_of<C>(circ.witness, pk.n_public);
+  ASSERT_EQ(pub.size(), k);
+  const auto ok = groth16::verify(pk.verifying_key(), pub, proof);
+  EXPECT_TRUE(ok.valid) << ok.reason;
+  for (std::uint32_t j : {0u, k / 2, k - 1}) {
+    auto bad = pub;
+    bad[j] += Fr::one();
+    EXPECT_FALSE(groth16::verify(pk.verifying_key(), bad, proof).valid) << "input " << j;
+  }
 }
 
 TYPED_TEST(Groth16Test, FixedRandomnessIsDeterministicAndDistinctRandomnessIsNot) {
