@@ -77,7 +77,7 @@ std::vector<std::size_t> msm_windows() {
 }
 
 // The BLS12-381 G1 accumulation's arithmetic forms to compare in one run (msm/gpu_lazy_add.cuh):
-// CUZK_BENCH_MSM_ADDS=lazy,field,fp64-lazy,int,int-lazy,int-lazy9 gives a row per form (each set as CUZK_MSM_ADD
+// CUZK_BENCH_MSM_ADDS=lazy,field,fp64-lazy,int,int-lazy gives a row per form (each set as CUZK_MSM_ADD
 // for its row); unset, the one CUZK_MSM_ADD names (or the default) alone.
 std::vector<std::string> msm_add_forms() {
   std::vector<std::string> forms;

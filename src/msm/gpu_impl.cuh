@@ -160,8 +160,6 @@ void launch_accumulate(AddForm form, unsigned blocks, cudaStream_t stream, const
         return launch.template operator()<AddForm::kInt>();
       case AddForm::kIntLazy:
         return launch.template operator()<AddForm::kIntLazy>();
-      case AddForm::kIntLazy9:
-        return launch.template operator()<AddForm::kIntLazy9>();
       case AddForm::kField:
         break;
     }

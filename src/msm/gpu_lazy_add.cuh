@@ -10,10 +10,10 @@
 //   fp64-lazy  lazy with FP64-pipe products on any GPU.
 //   int        the field type's reduced arithmetic with integer-pipe products (what a consumer card runs).
 //   int-lazy   lazy with integer-pipe products.
-//   int-lazy9  as int-lazy, and Y3 = R·(Q − X3) − Y·PPP as one double product with a single Montgomery
-//              reduction (mul2 below): 9 reductions per addition instead of 10, as Matter Labs' and Yrrid's
-//              integer MSMs do. Slower here (H100, 2^27: 1,350 against 1,120 ms): the called double product
-//              takes four operands (48 registers) where the product takes two.
+// Folding Y3 = R·(Q − X3) − Y·PPP into one double product with a single Montgomery reduction (9 reductions
+// per addition instead of 10, as Matter Labs' and Yrrid's integer MSMs do) was measured on an H100 (dafac30,
+// `int-lazy9`): 20 % slower than int-lazy at 2^27 (1,350 against 1,120 ms), the four-operand called product
+// costing the kernel occupancy; it was removed.
 // The bucket sums leave the kernel reduced below p whatever the form, so nothing after the accumulation
 // changes. Other groups (G2, BN254) always use the field type.
 #pragma once
@@ -28,12 +28,11 @@
 #include "ec/point.hpp"
 #include "ff/mont32.hpp"
 #include "ff/mont_fp64.hpp"
-#include "ff/ptx.hpp"
 #include "msm/gpu_launch.cuh"
 
 namespace cuzk::msm::gpu {
 
-enum class AddForm { kLazy, kField, kFp64Lazy, kInt, kIntLazy, kIntLazy9 };
+enum class AddForm { kLazy, kField, kFp64Lazy, kInt, kIntLazy };
 
 // The groups that have the other forms: a 6-word prime base field.
 template <class C>
@@ -47,9 +46,8 @@ inline AddForm add_form_from_env() {
   if (!std::strcmp(v, "fp64-lazy")) return AddForm::kFp64Lazy;
   if (!std::strcmp(v, "int")) return AddForm::kInt;
   if (!std::strcmp(v, "int-lazy")) return AddForm::kIntLazy;
-  if (!std::strcmp(v, "int-lazy9")) return AddForm::kIntLazy9;
   throw std::invalid_argument(std::string("CUZK_MSM_ADD=") + v +
-                              ": expected lazy, field, fp64-lazy, int, int-lazy or int-lazy9");
+                              ": expected lazy, field, fp64-lazy, int or int-lazy");
 }
 
 inline const char* add_form_name(AddForm form) {
@@ -60,8 +58,6 @@ inline const char* add_form_name(AddForm form) {
       return "int";
     case AddForm::kIntLazy:
       return "int-lazy";
-    case AddForm::kIntLazy9:
-      return "int-lazy9";
     case AddForm::kField:
       return "field";
     case AddForm::kLazy:
@@ -111,47 +107,6 @@ __device__ __noinline__ Int mul_int_lazy(Int a, Int b) {
   return r;
 }
 
-// (a·b + c·d)·R⁻¹ for factors below 2p, below 2p: CIOS whose rows add a·b_i and c·d_i before one m·p. The
-// sum stays below 2^(32·13) in every row (t < 5p + 1 before it, each of the three products below 2p·2^32),
-// and the result below (a·b + c·d)/R + p < 8p²/R + p < 2p because 8p < R = 2^384.
-template <class Params>
-__device__ __noinline__ Int mul2_int_lazy(Int a_, Int b_, Int c_, Int d_) {
-  namespace ptx = ff::ptx;
-  constexpr std::size_t n = 12;
-  constexpr auto pinv = ff::mont32::neg_inverse32<Params>();
-  const Words p = ff::mont32::modulus_words<Params, 6>();
-  const Words a = split<6>(a_.v), b = split<6>(b_.v), c = split<6>(c_.v), d = split<6>(d_.v);
-  std::uint32_t t[n + 1];
-#pragma unroll
-  for (std::size_t j = 0; j <= n; ++j) t[j] = 0;
-  // t += x·y_i: the low halves in one carry chain, the high halves in the next.
-  auto add_row = [&](const Words& x, std::uint32_t yi) {
-    t[0] = ptx::mad_lo_cc(x.w[0], yi, t[0]);
-#pragma unroll
-    for (std::size_t j = 1; j < n; ++j) t[j] = ptx::madc_lo_cc(x.w[j], yi, t[j]);
-    t[n] = ptx::addc(t[n], 0);
-    t[1] = ptx::mad_hi_cc(x.w[0], yi, t[1]);
-#pragma unroll
-    for (std::size_t j = 1; j + 1 < n; ++j) t[j + 1] = ptx::madc_hi_cc(x.w[j], yi, t[j + 1]);
-    t[n] = ptx::madc_hi(x.w[n - 1], yi, t[n]);
-  };
-#pragma unroll
-  for (std::size_t i = 0; i < n; ++i) {
-    add_row(a, b.w[i]);
-    add_row(c, d.w[i]);
-    add_row(p, t[0] * pinv);  // clears word 0
-#pragma unroll
-    for (std::size_t j = 0; j < n; ++j) t[j] = t[j + 1];
-    t[n] = 0;
-  }
-  Words r;
-#pragma unroll
-  for (std::size_t j = 0; j < n; ++j) r.w[j] = t[j];
-  Int out;
-  join<6>(out.v, r);
-  return out;
-}
-
 // Arithmetic on values below `bound` (p: reduced, 2p: lazy), with Form's products.
 template <class Params, AddForm Form>
 struct Arith {
@@ -187,11 +142,6 @@ struct Arith {
   __device__ static Int sqr(const Int& a) {
     if constexpr (kFp64) return sqr_fp64_lazy<Params>(a);
     return mul(a, a);
-  }
-  // a·b − c·d
-  __device__ static Int mul_sub(const Int& a, const Int& b, const Int& c, const Int& d) {
-    if constexpr (Form == AddForm::kIntLazy9) return mul2_int_lazy<Params>(a, b, sub(Int{}, c), d);
-    return sub(mul(a, b), mul(c, d));
   }
   __device__ static bool is_zero(const Int& a) {
     if constexpr (kLazy) {
@@ -234,7 +184,8 @@ struct FormBucket {
     if (Ops::is_zero(p)) return Ops::is_zero(r) ? from(Xyzz<C>::dbl_affine(q)) : infinity();
     const lazy::Int pp = Ops::sqr(p), ppp = Ops::mul(p, pp), qq = Ops::mul(X, pp);
     const lazy::Int x3 = Ops::sub(Ops::sub(Ops::sqr(r), ppp), Ops::add(qq, qq));
-    return {x3, Ops::mul_sub(r, Ops::sub(qq, x3), Y, ppp), Ops::mul(ZZ, pp), Ops::mul(ZZZ, ppp)};
+    return {x3, Ops::sub(Ops::mul(r, Ops::sub(qq, x3)), Ops::mul(Y, ppp)), Ops::mul(ZZ, pp),
+            Ops::mul(ZZZ, ppp)};
   }
 };
 
