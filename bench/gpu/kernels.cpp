@@ -62,16 +62,23 @@ msm::gpu::Options msm_options() {
   return o;
 }
 
+// The non-empty items of a comma-separated list in environment variable `name` (none when it is unset).
+std::vector<std::string> env_list(const char* name) {
+  std::vector<std::string> items;
+  if (const char* list = std::getenv(name)) {
+    std::stringstream in(list);
+    for (std::string item; std::getline(in, item, ',');)
+      if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
 // Window sweeps in one run: CUZK_BENCH_MSM_WINDOWS=18,20,22 gives a row per window and size (0, or unset:
 // the window the MSM chooses), and CUZK_BENCH_MSM_MIN_LOG=k leaves out sizes below 2^k, so a sweep at 2^27
 // costs one set of generated points.
 std::vector<std::size_t> msm_windows() {
   std::vector<std::size_t> windows;
-  if (const char* list = std::getenv("CUZK_BENCH_MSM_WINDOWS")) {
-    std::stringstream in(list);
-    for (std::string c; std::getline(in, c, ',');)
-      if (!c.empty()) windows.push_back(std::stoul(c));
-  }
+  for (const std::string& c : env_list("CUZK_BENCH_MSM_WINDOWS")) windows.push_back(std::stoul(c));
   if (windows.empty()) windows.push_back(msm_options().window_bits);
   return windows;
 }
@@ -80,13 +87,7 @@ std::vector<std::size_t> msm_windows() {
 // CUZK_BENCH_MSM_ADDS=lazy,field,fp64-lazy,int,int-lazy gives a row per form (each set as CUZK_MSM_ADD
 // for its row); unset, the one CUZK_MSM_ADD names (or the default) alone.
 std::vector<std::string> msm_add_forms() {
-  std::vector<std::string> forms;
-  if (const char* list = std::getenv("CUZK_BENCH_MSM_ADDS")) {
-    std::stringstream in(list);
-    for (std::string f; std::getline(in, f, ',');)
-      if (!f.empty()) forms.push_back(f);
-  }
-  return forms;
+  return env_list("CUZK_BENCH_MSM_ADDS");
 }
 
 std::vector<int> msm_sizes(std::vector<int> logs) {

@@ -23,6 +23,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "ec/bls12_381.hpp"
 #include "ec/point.hpp"
@@ -38,32 +39,29 @@ enum class AddForm { kLazy, kField, kFp64Lazy, kInt, kIntLazy };
 template <class C>
 inline constexpr bool kHasAddForms = std::is_same_v<C, ec::bls12_381::G1Cfg>;
 
+// Each form's name in CUZK_MSM_ADD (the first is the default).
+inline constexpr std::pair<const char*, AddForm> kAddFormNames[] = {{"lazy", AddForm::kLazy},
+                                                                    {"field", AddForm::kField},
+                                                                    {"fp64-lazy", AddForm::kFp64Lazy},
+                                                                    {"int", AddForm::kInt},
+                                                                    {"int-lazy", AddForm::kIntLazy}};
+
 // CUZK_MSM_ADD, read at every MSM (a test or benchmark may change it between calls); unknown names throw.
 inline AddForm add_form_from_env() {
   const char* v = std::getenv("CUZK_MSM_ADD");
-  if (!v || !*v || !std::strcmp(v, "lazy")) return AddForm::kLazy;
-  if (!std::strcmp(v, "field")) return AddForm::kField;
-  if (!std::strcmp(v, "fp64-lazy")) return AddForm::kFp64Lazy;
-  if (!std::strcmp(v, "int")) return AddForm::kInt;
-  if (!std::strcmp(v, "int-lazy")) return AddForm::kIntLazy;
-  throw std::invalid_argument(std::string("CUZK_MSM_ADD=") + v +
-                              ": expected lazy, field, fp64-lazy, int or int-lazy");
+  if (!v || !*v) return kAddFormNames[0].second;
+  std::string known;
+  for (const auto& [name, form] : kAddFormNames) {
+    if (!std::strcmp(v, name)) return form;
+    known += known.empty() ? name : std::string(", ") + name;
+  }
+  throw std::invalid_argument(std::string("CUZK_MSM_ADD=") + v + ": expected one of " + known);
 }
 
 inline const char* add_form_name(AddForm form) {
-  switch (form) {
-    case AddForm::kFp64Lazy:
-      return "fp64-lazy";
-    case AddForm::kInt:
-      return "int";
-    case AddForm::kIntLazy:
-      return "int-lazy";
-    case AddForm::kField:
-      return "field";
-    case AddForm::kLazy:
-      break;
-  }
-  return "lazy";
+  for (const auto& [name, f] : kAddFormNames)
+    if (f == form) return name;
+  return "?";
 }
 
 namespace lazy {
