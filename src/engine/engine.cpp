@@ -108,7 +108,8 @@ std::string gib_text(std::size_t bytes) {
 Engine::Engine(EngineConfig config)
     : config_(resolved(std::move(config))),
       repository_(config_.repository, config_.memory_budget),
-      host_budget_(config_.host_memory_budget, [this] { return repository_.host_bytes(); }) {
+      host_budget_(config_.host_memory_budget, [this] { return repository_.host_bytes(); }),
+      predecessor_(config_.predecessor_pidfd) {
   repository_.set_parameter_cache(config_.parameter_cache.empty() ? filecoin::default_parameter_cache()
                                                                   : config_.parameter_cache);
   if (config_.backend != "cpu" && config_.backend != "cuda" && config_.backend != "auto")

@@ -24,6 +24,7 @@
 
 #include "cuda/fault_plan.hpp"
 #include "engine/host_budget.hpp"
+#include "engine/predecessor_exit.hpp"
 #include "engine/priority.hpp"
 #include "engine/repository.hpp"
 #include "engine/scheduler.hpp"
@@ -248,6 +249,14 @@ struct EngineConfig {
   // In a worker process: a sticky CUDA fault ends the process (its parent starts a new one) instead of
   // resetting the context in place.
   bool exit_on_sticky = false;
+  // In a worker process: called just before that exit (the worker shuts its socket down, so the parent sees
+  // the end at once rather than once the kernel has released this process's device and page-locked memory).
+  std::function<void()> before_sticky_exit;
+  // In a worker process started in place of one still exiting: a pidfd of that process (-1: none). The
+  // engine owns it; its first GPU work waits for that exit (engine/predecessor_exit.hpp), at most
+  // predecessor_wait.
+  int predecessor_pidfd = -1;
+  std::chrono::milliseconds predecessor_wait{120000};
   // Fault injection for tests (docs/config.md [faults]); CUZK_FAULT_* environment variables override.
   cuda::FaultSpec fault_alloc, fault_sticky, fault_corrupt;
   // Tests only (CPU backend): this many simulated GPUs, each with gpu_workers_per_device workers that hold
@@ -333,6 +342,9 @@ class Engine {
   void hand_back_if_another_device_proves(const Worker& worker) const;  // throws HandBack
   // A simulated device's region (EngineConfig::simulated_devices): its mutex, and the injected loss.
   std::unique_lock<std::mutex> enter_simulated_gpu(Worker& worker, double* waited_ms);
+  // Before this engine's first GPU work: the exit of the worker process it replaces (EngineConfig::
+  // predecessor_pidfd), said once in the log.
+  void await_predecessor();
   // The GPUs to use (engine.devices, or all `gpus`); throws for one that does not exist.
   std::vector<int> gpu_ordinals(int gpus) const;
   Worker& add_worker(std::string name);
@@ -402,6 +414,7 @@ class Engine {
   std::unique_ptr<cuda::PinnedPool> pinned_pool_;  // witness staging; null when pre-staging is off
 #endif
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  PredecessorExit predecessor_;  // isolation = process, in a replacement worker: the one it replaces
   std::vector<std::unique_ptr<WorkerProcess>>
       processes_;  // isolation = process: one per GPU, or the CPU pool
   // isolation = process: the store of proving keys this engine's worker processes share (null: off).

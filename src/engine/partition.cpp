@@ -96,6 +96,7 @@ void Engine::with_attempts(Worker& w, Job& job, std::uint32_t partition, Partiti
 std::unique_lock<std::mutex> Engine::enter_gpu(Worker& w, double* waited_ms) {
   auto& d = *w.device;
   const auto t0 = Clock::now();
+  await_predecessor();
   std::unique_lock gpu(d.gpu);
   *waited_ms = ms_between(t0, Clock::now());
   if (d.lost) throw DeviceLost("GPU " + std::to_string(d.ordinal) + " was lost while waiting for it");
@@ -121,6 +122,7 @@ void Engine::report_plan(Device& d, const std::string& circuit_id,
 }
 
 void Engine::report_plans(const Circuit& c) {
+  await_predecessor();  // free memory decides the plan: not while a dying context still holds it
   for (auto& d : devices_) {
     if (d->lost) continue;
     try {
@@ -395,6 +397,7 @@ bool Engine::recover(Worker& w, const std::string& circuit_id, const std::except
       log("cuzk: device " + std::to_string(d.ordinal) + ": sticky CUDA error (" + e->what() +
           "); this worker process exits so its parent can start a new one");
       std::fflush(stderr);
+      if (config_.before_sticky_exit) config_.before_sticky_exit();
       std::_Exit(kExitStickyFault);
     }
     // The context is poisoned for every worker on this device. The first to get here resets it; the others
@@ -436,9 +439,20 @@ void Engine::hand_back_if_another_device_proves(const Worker& w) const {
     throw HandBack("its GPU is lost; another GPU proves the partition");
 }
 
+void Engine::await_predecessor() {
+  const double ms = predecessor_.wait(config_.predecessor_wait);
+  if (ms < 1) return;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f ms", ms);
+  log(std::string("cuzk: waited ") + buf + " for the worker process this one replaces to exit" +
+      (predecessor_.timed_out() ? " (it has not: going on; its device memory may still be held)"
+                                : " (its device memory is free)"));
+}
+
 std::unique_lock<std::mutex> Engine::enter_simulated_gpu(Worker& w, double* waited_ms) {
   auto& d = *w.device;
   const auto t0 = Clock::now();
+  await_predecessor();
   std::unique_lock region(d.gpu);
   *waited_ms = ms_between(t0, Clock::now());
   if (d.lost) throw DeviceLost("GPU " + std::to_string(d.ordinal) + " was lost while waiting for it");

@@ -1,5 +1,6 @@
 #include "engine/worker_process.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
@@ -7,7 +8,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <thread>
+
+#include "engine/predecessor_exit.hpp"
 
 extern char** environ;
 
@@ -33,13 +39,18 @@ std::string WorkerProcess::lost_reason() const {
 
 WorkerProcess::~WorkerProcess() {
   std::thread reader;
+  std::vector<std::thread> retired;
   {
     std::lock_guard lock(mutex_);
+    closing_ = true;                           // the child ends normally: its reader waits for it
     if (fd_ >= 0) ::shutdown(fd_, SHUT_RDWR);  // the child reads end of stream and exits; the reader wakes
     reader = std::move(reader_);
+    retired = std::move(retired_);
   }
   if (reader.joinable()) reader.join();  // it takes mutex_ once more when the child is gone
+  for (auto& t : retired) t.join();      // readers of earlier children, still reaping them
   if (fd_ >= 0) ::close(fd_);
+  if (predecessor_pidfd_ >= 0) ::close(predecessor_pidfd_);
 }
 
 std::uint64_t WorkerProcess::starts() const {
@@ -58,9 +69,9 @@ pid_t WorkerProcess::pid() const {
 }
 
 void WorkerProcess::reap_locked() {
-  // Only ever after the reader marked the child dead, under mutex_, on its way out: it needs the lock no
-  // more, so joining here cannot deadlock.
-  if (reader_.joinable()) reader_.join();
+  // The dead child's reader may still be waiting for the kernel to finish its exit (it needs mutex_ once
+  // more then): it is kept aside and joined later, never here, where the lock is held.
+  if (reader_.joinable()) retired_.push_back(std::move(reader_));
   if (fd_ >= 0) {
     ::close(fd_);
     fd_ = -1;
@@ -80,6 +91,19 @@ void WorkerProcess::start_locked() {
   std::vector<std::string> args = fallback_ ? fallback_argv_ : argv_;
   args.push_back("--fd");
   args.push_back(std::to_string(kChildFd));
+  // The predecessor still exiting: the child gets a pidfd of it as fd 4, and its GPU work waits for that exit
+  // (engine/predecessor_exit.hpp). Moved above the low numbers first, so that no dup2 overwrites another.
+  if (predecessor_pidfd_ >= 0) {
+    constexpr int kPredecessorFd = kChildFd + 1;
+    const int high = ::fcntl(predecessor_pidfd_, F_DUPFD_CLOEXEC, 16);
+    ::close(predecessor_pidfd_);
+    predecessor_pidfd_ = high;
+    if (high >= 0) {
+      posix_spawn_file_actions_adddup2(&actions, high, kPredecessorFd);
+      args.push_back("--after-pidfd");
+      args.push_back(std::to_string(kPredecessorFd));
+    }
+  }
   std::vector<char*> cargs;
   for (auto& a : args) cargs.push_back(a.data());
   cargs.push_back(nullptr);
@@ -98,6 +122,10 @@ void WorkerProcess::start_locked() {
   posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&actions);
   ::close(sv[1]);
+  if (predecessor_pidfd_ >= 0) {  // the child has its own copy
+    ::close(predecessor_pidfd_);
+    predecessor_pidfd_ = -1;
+  }
   if (rc != 0) {
     ::close(sv[0]);
     throw std::runtime_error(name_ + ": cannot start worker process " + args[0] + ": " + std::strerror(rc));
@@ -133,17 +161,60 @@ void WorkerProcess::read_replies(int fd, pid_t pid, std::uint64_t generation) {
       replied_.notify_all();
     }
   }
-  // End of stream: the child exited (or is about to). Reap it, then fail whatever it still owed.
+  // End of stream. A child closes its socket early in its exit, and the kernel may take seconds more to
+  // release its CUDA context and page-locked memory (engine/predecessor_exit.hpp). A quick exit is reaped at
+  // once, with its status; a slow one is declared dead now, so that its partitions go to a replacement whose
+  // host work overlaps the teardown, and which gets a pidfd of it to hold its GPU work until the exit.
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  bool reaped = false, closing = false;
+  {
+    std::lock_guard lock(mutex_);
+    closing = closing_;
   }
-  std::string how = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
-                                        : "exited with status " + std::to_string(WEXITSTATUS(status));
-  std::lock_guard lock(mutex_);
-  if (generation != generation_) return;
+  for (int i = 0; i < kQuickExitPolls && !reaped; ++i) {
+    const pid_t r = ::waitpid(pid, &status, WNOHANG);
+    reaped = r == pid || (r < 0 && errno != EINTR);
+    if (!reaped) std::this_thread::sleep_for(kQuickExitPoll);
+  }
+  const int pidfd = !reaped && !closing ? open_pidfd(pid) : -1;
+  const auto ended = std::chrono::steady_clock::now();
+  // A child that ended its connection is leaving (a crash, a kill, a sticky fault's exit) or of no use any
+  // more: one still there after kExitGrace is killed, which cannot cut the kernel's teardown short but ends a
+  // child that closed its socket and stayed.
+  auto reap = [&] {
+    for (;;) {
+      const pid_t r = ::waitpid(pid, &status, WNOHANG);
+      if (r == pid || (r < 0 && errno != EINTR)) return;
+      if (std::chrono::steady_clock::now() - ended > kExitGrace) break;
+      std::this_thread::sleep_for(kQuickExitPoll * 5);
+    }
+    ::kill(pid, SIGKILL);
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  };
+  if (!reaped && pidfd < 0) {  // shutting down, or no pidfd to hand over: wait for the exit here
+    reap();
+    reaped = true;
+  }
+  const std::string how =
+      reaped ? (WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
+                                    : "exited with status " + std::to_string(WEXITSTATUS(status)))
+             : std::string(
+                   "ended its connection and is exiting (its replacement's GPU work waits for the exit)");
+  std::unique_lock lock(mutex_);
+  if (generation != generation_) {
+    if (pidfd >= 0) ::close(pidfd);
+    lock.unlock();
+    if (!reaped) reap();
+    return;
+  }
   alive_ = false;
   ++deaths_;
   last_death_ = "worker process " + std::to_string(pid) + " " + how;
+  if (pidfd >= 0) {
+    if (predecessor_pidfd_ >= 0) ::close(predecessor_pidfd_);
+    predecessor_pidfd_ = pidfd;
+  }
   if (++deaths_in_a_row_ >= kCrashLoop && !fallback_ && !fallback_argv_.empty()) {
     fallback_ = true;
     lost_reason_ = std::to_string(deaths_in_a_row_) +
@@ -162,6 +233,18 @@ void WorkerProcess::read_replies(int fd, pid_t pid, std::uint64_t generation) {
   }
   pending_.clear();
   replied_.notify_all();
+  if (reaped) return;
+  lock.unlock();
+  reap();  // the kernel's teardown of the dead child; its replacement may be running already
+  const double s_after = std::chrono::duration<double>(std::chrono::steady_clock::now() - ended).count();
+  if (log_) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", s_after);
+    log_("cuzk: " + name_ + ": worker process " + std::to_string(pid) + " " +
+         (WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
+                              : "exited with status " + std::to_string(WEXITSTATUS(status))) +
+         ", " + buf + " s after its connection ended");
+  }
 }
 
 void WorkerProcess::start() {

@@ -42,6 +42,12 @@ class WorkerProcess {
   WorkerProcess(std::string name, std::vector<std::string> argv, std::function<void(const std::string&)> log,
                 std::vector<std::string> fallback_argv = {});
   static constexpr std::uint64_t kCrashLoop = 3;
+  // How long a child whose socket ended is given to be reaped before it is declared dead while still
+  // exiting (its replacement then starts at once): a process without a large CUDA context exits in
+  // milliseconds.
+  static constexpr int kQuickExitPolls = 25;
+  static constexpr std::chrono::milliseconds kQuickExitPoll{10};
+  static constexpr std::chrono::seconds kExitGrace{30};  // then a child that ended its connection is killed
   ~WorkerProcess();  // closes the socket (the child exits at end of stream) and reaps it
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
@@ -88,7 +94,7 @@ class WorkerProcess {
   void write_locked(std::unique_lock<std::mutex>& lock, const worker_protocol::Request& request);
   void start_locked();  // with mutex_ held
   void read_replies(int fd, pid_t pid, std::uint64_t generation);
-  void reap_locked();  // with mutex_ held, the child dead: joins its reader, closes the socket
+  void reap_locked();  // with mutex_ held, the child dead: sets its reader aside, closes the socket
 
   const std::string name_;
   const std::vector<std::string> argv_, fallback_argv_;
@@ -106,6 +112,9 @@ class WorkerProcess {
   std::string lost_reason_;
   std::string last_death_;
   std::thread reader_;
+  std::vector<std::thread> retired_;  // readers of dead children still waiting for their exit
+  bool closing_ = false;              // the destructor runs: children end normally, and are waited for
+  int predecessor_pidfd_ = -1;        // the last dead child, still exiting: for the next child to wait for
   std::uint64_t next_id_ = 1;
   std::map<std::uint64_t, Pending*> pending_;  // by request id, of the current child
 };

@@ -3,9 +3,11 @@
 // parent sends on the socket `--fd`, replying as each finishes. It exits at the end of that stream (the
 // parent is gone or done), or at once after a sticky CUDA fault so that the parent can start a new one.
 // Not meant to be run by hand.
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <list>
@@ -140,6 +142,9 @@ int main(int argc, char** argv) {
   std::string repository, parameter_cache, alloc, sticky, corrupt;
   bool pin_keys = false, no_self_check = false, fallback = false;
   app.add_option("--fd", fd, "the socket to the parent")->required();
+  int after_pidfd = -1;
+  app.add_option("--after-pidfd", after_pidfd,
+                 "a pidfd of the worker process this one replaces: GPU work waits for its exit");
   app.add_option("--repository", repository, "the parent's circuit repository")->required();
   app.add_option("--parameter-cache", parameter_cache, "the parent's Filecoin parameter cache");
   app.add_option("--backend", cfg.backend, "cpu or cuda")->required();
@@ -182,6 +187,9 @@ int main(int argc, char** argv) {
     cfg.fault_sticky = parse_fault(sticky);
     cfg.fault_corrupt = parse_fault(corrupt);
     cfg.exit_on_sticky = true;
+    // The parent sees the socket end at once, not after the kernel has released this process's memory.
+    cfg.before_sticky_exit = [fd] { ::shutdown(fd, SHUT_RDWR); };
+    cfg.predecessor_pidfd = after_pidfd;
     // Its lines share the daemon's stderr: each says which worker process wrote it. The timing lines are the
     // parent's to write, under the daemon's job ids.
     cfg.log_partitions = false;
@@ -235,6 +243,11 @@ int main(int argc, char** argv) {
       }
       if (crash.fire()) {  // proof requests only
         std::fprintf(stderr, "cuzk-worker: injected crash (CUZK_FAULT_WORKER_CRASH)\n");
+        // As a process with a large CUDA context dies: its socket ends first, its exit comes seconds later.
+        if (const char* v = std::getenv("CUZK_FAULT_WORKER_EXIT_LINGER_MS")) {
+          ::shutdown(fd, SHUT_RDWR);
+          std::this_thread::sleep_for(std::chrono::milliseconds(std::atoll(v)));
+        }
         std::abort();
       }
       if (hang.fire()) {  // a worker that stops answering: its parent's partition_timeout must end it
