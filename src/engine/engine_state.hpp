@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -76,6 +77,20 @@ struct Engine::Job {
   std::uint32_t unfinished = 0;
   std::vector<std::string>
       spooled;  // inline witnesses written to files for a worker process; removed at the end
+
+  // A finished (or refused) job keeps only its results: its key reference (so evict() really frees) and its
+  // witnesses go.
+  void release_inputs() {
+    circuit.reset();
+    witnesses = {};
+    witness_paths = {};
+    vanilla.reset();
+    for (const auto& path : spooled) {
+      std::error_code ec;
+      std::filesystem::remove(path, ec);
+    }
+    spooled.clear();
+  }
 };
 
 #ifdef CUZK_HAVE_CUDA
