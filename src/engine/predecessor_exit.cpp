@@ -29,7 +29,7 @@ double PredecessorExit::wait(std::chrono::milliseconds limit) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   std::lock_guard lock(mutex_);  // concurrent callers queue here and find it done
-  if (fd_ < 0) return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  if (fd_ < 0) return 0;         // none, or another caller waited for it
   const auto deadline = t0 + limit;
   for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();

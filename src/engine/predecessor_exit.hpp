@@ -30,7 +30,8 @@ class PredecessorExit {
 
   // Blocks until the predecessor has exited or `limit` has passed (a teardown that never ends must not hold
   // the GPU forever); the first call waits, later ones return at once. Thread-safe: concurrent callers wait
-  // together. Returns the milliseconds this call waited.
+  // together. Returns the milliseconds this call spent waiting for the exit: 0 for a call that found it done,
+  // one queued behind the call that waited included (so the engine says the wait once).
   double wait(std::chrono::milliseconds limit);
   // Whether the last wait ended at `limit` with the predecessor still there.
   bool timed_out() const;

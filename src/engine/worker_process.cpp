@@ -19,6 +19,21 @@ extern char** environ;
 
 namespace cuzk::engine {
 
+namespace {
+
+// Reaps `pid` if it has exited (its status into *status); true also when there is nothing to reap.
+bool try_reap(pid_t pid, int* status) {
+  const pid_t r = ::waitpid(pid, status, WNOHANG);
+  return r == pid || (r < 0 && errno != EINTR);
+}
+
+std::string describe_exit(int status) {
+  return WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
+                             : "exited with status " + std::to_string(WEXITSTATUS(status));
+}
+
+}  // namespace
+
 WorkerProcess::WorkerProcess(std::string name, std::vector<std::string> argv,
                              std::function<void(const std::string&)> log,
                              std::vector<std::string> fallback_argv)
@@ -171,25 +186,22 @@ void WorkerProcess::read_replies(int fd, pid_t pid, std::uint64_t generation) {
     std::lock_guard lock(mutex_);
     closing = closing_;
   }
-  for (int i = 0; i < kQuickExitPolls && !reaped; ++i) {
-    const pid_t r = ::waitpid(pid, &status, WNOHANG);
-    reaped = r == pid || (r < 0 && errno != EINTR);
-    if (!reaped) std::this_thread::sleep_for(kQuickExitPoll);
-  }
+  for (int i = 0; i < kQuickExitPolls && !(reaped = try_reap(pid, &status)); ++i)
+    std::this_thread::sleep_for(kQuickExitPoll);
   const int pidfd = !reaped && !closing ? open_pidfd(pid) : -1;
   const auto ended = std::chrono::steady_clock::now();
   // A child that ended its connection is leaving (a crash, a kill, a sticky fault's exit) or of no use any
   // more: one still there after kExitGrace is killed, which cannot cut the kernel's teardown short but ends a
   // child that closed its socket and stayed.
   auto reap = [&] {
-    for (;;) {
-      const pid_t r = ::waitpid(pid, &status, WNOHANG);
-      if (r == pid || (r < 0 && errno != EINTR)) return;
-      if (std::chrono::steady_clock::now() - ended > kExitGrace) break;
+    while (!try_reap(pid, &status)) {
+      if (std::chrono::steady_clock::now() - ended > kExitGrace) {
+        ::kill(pid, SIGKILL);
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        return;
+      }
       std::this_thread::sleep_for(kQuickExitPoll * 5);
-    }
-    ::kill(pid, SIGKILL);
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
   };
   if (!reaped && pidfd < 0) {  // shutting down, or no pidfd to hand over: wait for the exit here
@@ -197,8 +209,7 @@ void WorkerProcess::read_replies(int fd, pid_t pid, std::uint64_t generation) {
     reaped = true;
   }
   const std::string how =
-      reaped ? (WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
-                                    : "exited with status " + std::to_string(WEXITSTATUS(status)))
+      reaped ? describe_exit(status)
              : std::string(
                    "ended its connection and is exiting (its replacement's GPU work waits for the exit)");
   std::unique_lock lock(mutex_);
@@ -240,10 +251,8 @@ void WorkerProcess::read_replies(int fd, pid_t pid, std::uint64_t generation) {
   if (log_) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.1f", s_after);
-    log_("cuzk: " + name_ + ": worker process " + std::to_string(pid) + " " +
-         (WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
-                              : "exited with status " + std::to_string(WEXITSTATUS(status))) +
-         ", " + buf + " s after its connection ended");
+    log_("cuzk: " + name_ + ": worker process " + std::to_string(pid) + " " + describe_exit(status) + ", " +
+         buf + " s after its connection ended");
   }
 }
 
