@@ -5,16 +5,20 @@
 // benchmark::DoNotOptimize, so the compiler can neither hoist nor drop the work; one operation per
 // iteration, so the reported time is the latency of one operation.
 #include <benchmark/benchmark.h>
+#include <tbb/task_arena.h>
 
 #include <random>
 #include <utility>
 #include <vector>
 
+#include "ec/batch_affine.hpp"
 #include "ec/batch_normalize.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
+#include "ec/fixed_base.hpp"
 #include "ec/scalar_mul.hpp"
 #include "ff/encoding.hpp"
+#include "msm/cpu.hpp"
 #include "pairing/pairing.hpp"
 
 namespace {
@@ -144,7 +148,8 @@ BENCHMARK(BM_Fp12Sqr<ff::bn254::Fq12>)->Name("ff/fp12_sqr/bn254");
 BENCHMARK(BM_Fp12Sqr<ff::bls12_381::Fq12>)->Name("ff/fp12_sqr/bls12_381");
 
 // ---- curve points ---------------------------------------------------------------------------------
-// 1024 distinct affine points of the subgroup: a random walk Q_i = Q_{i-1} + R from a random start.
+// n distinct affine points of the subgroup (1024 by default): a random walk Q_i = Q_{i-1} + R from a random
+// start.
 template <class C>
 std::vector<ec::Affine<C>> random_points(Rng& rng, std::size_t n = 1024) {
   using J = ec::Jacobian<C>;
@@ -191,10 +196,89 @@ void BM_JacobianDbl(benchmark::State& state) {
   }
 }
 
+// acc_k ← acc_k + P for 1024 independent sums per batch, one shared inversion (ec/batch_affine.hpp): the
+// affine MSM buckets' and fixed-base products' addition. Time per addition.
+template <class C>
+void BM_BatchAffineAdd(benchmark::State& state) {
+  Rng rng(11);
+  const auto pts = random_points<C>(rng);
+  std::vector<ec::Affine<C>> acc(pts.rbegin(), pts.rend());
+  ec::BatchAffineAdder<C> adder(acc.size());
+  std::size_t shift = 1;
+  for (auto _ : state) {
+    for (std::size_t k = 0; k < acc.size(); ++k) adder.add(&acc[k], pts[(k + shift) & 1023]);
+    adder.flush();
+    ++shift;
+    benchmark::DoNotOptimize(acc.data());
+  }
+  state.SetItemsProcessed(state.iterations() * acc.size());
+}
+
+// scalars[i]·G from the 8-bit fixed-base table (test-only setup): one product at a time with XYZZ additions
+// (mul), or 4,096 products whose additions share inversions (mul_all), on one thread. Time per product.
+template <class C, bool Batched>
+void BM_FixedBase(benchmark::State& state) {
+  using Fr = typename C::Scalar;
+  Rng rng(13);
+  const ec::FixedBaseTable<C> table(C::generator());
+  std::vector<Fr> k(4096);
+  for (auto& x : k) x = ff::random_element<Fr>(rng);
+  tbb::task_arena one(1);
+  for (auto _ : state) {
+    one.execute([&] {
+      if constexpr (Batched) {
+        benchmark::DoNotOptimize(table.mul_all(k).data());
+      } else {
+        for (const Fr& x : k) benchmark::DoNotOptimize(table.mul(x.to_int()));
+      }
+    });
+  }
+  state.SetItemsProcessed(state.iterations() * k.size());
+}
+
+// One window's bucket accumulation and reduction for 2^20 distinct points (c = 16, one thread, as each of a
+// 2-core machine's chunks of a 2^21-point MSM): XYZZ buckets against affine buckets with batched
+// inversions (msm/cpu.hpp).
+template <class C, bool Affine>
+void BM_BucketWindow(benchmark::State& state) {
+  Rng rng(12);
+  const std::size_t n = std::size_t(1) << 20, c = static_cast<std::size_t>(state.range(0));
+  const auto pts = random_points<C>(rng, n);
+  std::vector<std::int32_t> digits(n);
+  for (auto& d : digits) d = static_cast<std::int32_t>(rng() % (1u << c)) - (1 << (c - 1));
+  std::vector<ec::XYZZ<C>> sums(1);
+  for (auto _ : state) {
+    if constexpr (Affine)
+      msm::detail::affine_buckets_windows<C>(pts.data(), nullptr, digits.data(), n, c, 1, sums);
+    else
+      msm::detail::xyzz_buckets_windows<C>(pts.data(), nullptr, digits.data(), n, c, 1, sums);
+    benchmark::DoNotOptimize(sums.data());
+  }
+  state.SetItemsProcessed(state.iterations() * n);
+}
+
 BENCHMARK(BM_XyzzAddAffine<ec::bn254::G1Cfg>)->Name("ec/g1_xyzz_add_affine/bn254");
 BENCHMARK(BM_XyzzAddAffine<ec::bls12_381::G1Cfg>)->Name("ec/g1_xyzz_add_affine/bls12_381");
 BENCHMARK(BM_XyzzAddAffine<ec::bn254::G2Cfg>)->Name("ec/g2_xyzz_add_affine/bn254");
 BENCHMARK(BM_XyzzAddAffine<ec::bls12_381::G2Cfg>)->Name("ec/g2_xyzz_add_affine/bls12_381");
+BENCHMARK(BM_BatchAffineAdd<ec::bls12_381::G1Cfg>)->Name("ec/g1_batch_affine_add/bls12_381");
+BENCHMARK(BM_BatchAffineAdd<ec::bls12_381::G2Cfg>)->Name("ec/g2_batch_affine_add/bls12_381");
+BENCHMARK(BM_FixedBase<ec::bls12_381::G1Cfg, false>)
+    ->Name("ec/g1_fixed_base_mul/bls12_381")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FixedBase<ec::bls12_381::G1Cfg, true>)
+    ->Name("ec/g1_fixed_base_mul_all/bls12_381")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BucketWindow<ec::bls12_381::G1Cfg, false>)
+    ->Name("msm/cpu_window_xyzz/bls12_381_G1/2^20")
+    ->Arg(12)
+    ->Arg(16)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BucketWindow<ec::bls12_381::G1Cfg, true>)
+    ->Name("msm/cpu_window_affine/bls12_381_G1/2^20")
+    ->Arg(12)
+    ->Arg(16)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_JacobianAddAffine<ec::bn254::G1Cfg>)->Name("ec/g1_jacobian_add_affine/bn254");
 BENCHMARK(BM_JacobianAddAffine<ec::bls12_381::G1Cfg>)->Name("ec/g1_jacobian_add_affine/bls12_381");
 BENCHMARK(BM_JacobianDbl<ec::bn254::G1Cfg>)->Name("ec/g1_jacobian_dbl/bn254");

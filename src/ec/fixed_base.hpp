@@ -4,8 +4,10 @@
 
 #include <tbb/parallel_for.h>
 
+#include <algorithm>
 #include <vector>
 
+#include "ec/batch_affine.hpp"
 #include "ec/batch_normalize.hpp"
 #include "ec/point.hpp"
 
@@ -35,12 +37,9 @@ class FixedBaseTable {
   // k·G for k given as plain limbs.
   template <std::size_t N>
   Jacobian<C> mul(const ff::BigInt<N>& k) const {
-    constexpr std::size_t per = (std::size_t(1) << kWindow) - 1;
     XYZZ<C> acc = XYZZ<C>::infinity();
-    for (std::size_t w = 0; w < windows_ && w * kWindow < N * 64; ++w) {
-      std::size_t d = (k.v[(w * kWindow) / 64] >> ((w * kWindow) % 64)) & per;
-      if (d) acc = acc.add_affine(table_[w * per + d - 1]);
-    }
+    for (std::size_t w = 0; w < windows_for<N>(); ++w)
+      if (const std::size_t d = digit(k, w)) acc = acc.add_affine(table_[w * kPerWindow + d - 1]);
     return acc.to_jacobian();
   }
 
@@ -48,16 +47,42 @@ class FixedBaseTable {
   // d·2^(8w)·G at [w·255 + d − 1].
   const std::vector<Affine<C>>& table() const { return table_; }
 
-  // out[i] = scalars[i]·G (scalars as field elements), affine.
+  // out[i] = scalars[i]·G (scalars as field elements), affine. Blocks of scalars step through the windows
+  // together, so that each window's additions share one inversion (ec/batch_affine.hpp: ~1.8x fewer
+  // multiplications than mul()'s XYZZ additions).
   template <class Fr>
   std::vector<Affine<C>> mul_all(const std::vector<Fr>& scalars) const {
-    std::vector<Jacobian<C>> jac(scalars.size());
-    tbb::parallel_for(std::size_t(0), scalars.size(),
-                      [&](std::size_t i) { jac[i] = mul(scalars[i].to_int()); });
-    return batch_to_affine(jac);
+    constexpr std::size_t kLanes = 1024;
+    std::vector<Affine<C>> out(scalars.size(), Affine<C>::infinity());
+    tbb::parallel_for(std::size_t(0), (scalars.size() + kLanes - 1) / kLanes, [&](std::size_t b) {
+      const std::size_t begin = b * kLanes, end = std::min(scalars.size(), begin + kLanes);
+      using Int = decltype(scalars[0].to_int());
+      std::vector<Int> k(end - begin);
+      for (std::size_t i = begin; i < end; ++i) k[i - begin] = scalars[i].to_int();
+      BatchAffineAdder<C> adder(end - begin);
+      for (std::size_t w = 0; w < windows_for<Int::limbs>(); ++w) {
+        for (std::size_t i = begin; i < end; ++i)
+          if (const std::size_t d = digit(k[i - begin], w))
+            adder.add(&out[i], table_[w * kPerWindow + d - 1]);
+        adder.flush();
+      }
+    });
+    return out;
   }
 
  private:
+  static constexpr std::size_t kPerWindow = (std::size_t(1) << kWindow) - 1;
+
+  // The windows a scalar of N limbs reaches, and its w-th 8-bit digit.
+  template <std::size_t N>
+  std::size_t windows_for() const {
+    return std::min(windows_, (N * 64 + kWindow - 1) / kWindow);
+  }
+  template <std::size_t N>
+  static std::size_t digit(const ff::BigInt<N>& k, std::size_t w) {
+    return (k.v[(w * kWindow) / 64] >> ((w * kWindow) % 64)) & kPerWindow;
+  }
+
   std::size_t windows_;
   std::vector<Affine<C>> table_;
 };

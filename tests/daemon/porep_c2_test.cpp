@@ -215,8 +215,9 @@ TEST(DaemonPorepC2, AWinningPostBehindPorepJobsStartsNext) {
   const double win_start = job_status(d, win_job).partitions(0).start_ms();
   for (const std::string& id : queued) {
     const auto j = job_status(d, id);
-    if (j.state() != v1::JobStatus::QUEUED)
+    if (j.state() != v1::JobStatus::QUEUED) {
       EXPECT_GE(j.partitions(0).start_ms(), win_start) << id << " started before the WinningPoSt";
+    }
   }
   for (const std::string& id : porep) cancel(id);
 }

@@ -7,8 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "ec/batch_affine.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
+#include "ec/fixed_base.hpp"
 #include "ec/scalar_mul.hpp"
 #include "ff/encoding.hpp"
 
@@ -290,6 +292,64 @@ TYPED_TEST(ecGroup, RandomCurvePointSubgroupMembership) {
     const J pj = J::from_affine(p);
     EXPECT_EQ(pj.add_affine(p), pj.dbl());
     EXPECT_TRUE(pj.dbl().to_affine().on_curve());
+  }
+}
+
+// Batched affine sums (ec/batch_affine.hpp) equal Jacobian sums, the special cases included: a destination
+// or an addend at infinity, an addend equal to the destination (doubling) or to its negation (infinity),
+// batches that fill and flush, and sums chained over several flushes into the same destinations.
+TYPED_TEST(ecGroup, BatchAffineAddsAgreeWithJacobian) {
+  using A = typename TypeParam::A;
+  using J = typename TypeParam::J;
+  constexpr std::size_t kLanes = 24;
+  std::vector<A> dst(kLanes);
+  std::vector<J> expect(kLanes);
+  for (std::size_t i = 0; i < kLanes; ++i) {
+    dst[i] = i % 7 == 3 ? A::infinity() : this->random_point();
+    expect[i] = J::from_affine(dst[i]);
+  }
+  ec::BatchAffineAdder<typename TypeParam::C> adder(5);  // fills and flushes inside each round
+  std::size_t queued = 0;
+  for (int round = 0; round < 4; ++round) {
+    for (std::size_t i = 0; i < kLanes; ++i) {
+      A q = this->random_point();
+      if ((i + round) % 6 == 1) q = dst[i];          // doubling
+      if ((i + round) % 6 == 2) q = -dst[i];         // the sum is infinity
+      if ((i + round) % 11 == 5) q = A::infinity();  // nothing to add
+      expect[i] = expect[i] + J::from_affine(q);
+      queued += adder.add(&dst[i], q);
+      if (adder.full()) adder.flush();
+    }
+    adder.flush();
+    for (std::size_t i = 0; i < kLanes; ++i) {
+      ASSERT_EQ(J::from_affine(dst[i]), expect[i]) << "round " << round << " lane " << i;
+      ASSERT_TRUE(dst[i].on_curve());
+    }
+  }
+  EXPECT_GT(queued, kLanes);  // the batched formula took a good share (41 of 96 sums here)
+  EXPECT_EQ(adder.queued(), 0u);
+}
+
+// The fixed-base table's products, one at a time and batched, equal the double-and-add scalar
+// multiplication for random scalars and for the edges of the 8-bit windows.
+TYPED_TEST(ecGroup, FixedBaseProductsAgreeWithScalarMul) {
+  using A = typename TypeParam::A;
+  using Fr = typename TypeParam::Fr;
+  const A g = TypeParam::C::generator();
+  const ec::FixedBaseTable<typename TypeParam::C> table(g);
+  std::vector<Fr> k;
+  for (int i = 0; i < 1500; ++i) k.push_back(this->random_scalar());  // two blocks of lanes
+  for (u64 v : {0ull, 1ull, 2ull, 255ull, 256ull, 257ull, 65535ull, 65536ull}) k.push_back(Fr::from_u64(v));
+  k.push_back(-Fr::one());
+  k.push_back(-Fr::from_u64(256));
+  const auto all = table.mul_all(k);
+  ASSERT_EQ(all.size(), k.size());
+  for (std::size_t i = 0; i < k.size(); ++i) {
+    const auto expect = ec::scalar_mul(g, k[i].to_int());
+    ASSERT_EQ(ec::Jacobian<typename TypeParam::C>::from_affine(all[i]), expect) << "scalar " << i;
+    if (i % 97 == 0 || i >= 1500) {
+      ASSERT_EQ(table.mul(k[i].to_int()), expect) << "scalar " << i;
+    }
   }
 }
 

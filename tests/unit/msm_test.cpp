@@ -1,12 +1,15 @@
 // MSM (Pippenger, batch add, split form) against a naive Σ k_i·P_i, G1 and G2 of both curves, with the
-// edge scalars 0, 1, r-1, points at infinity, repeated and opposite points among the inputs.
+// edge scalars 0, 1, r-1, points at infinity, repeated and opposite points among the inputs; and for tens of
+// thousands of points (the affine buckets) against the sum their known discrete logs give.
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include <random>
 
 #include "ec/batch_normalize.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
+#include "ec/fixed_base.hpp"
 #include "ec/scalar_mul.hpp"
 #include "ff/encoding.hpp"
 #include "msm/cpu.hpp"
@@ -96,6 +99,95 @@ TYPED_TEST(MsmTest, AllOnesIsTheBatchAdd) {
   msm::SplitStats stats;
   EXPECT_EQ(msm::split_msm<Cfg>(in.points.data(), in.scalars.data(), in.points.size(), &stats), expect);
   EXPECT_EQ(stats.ones, 200u);
+}
+
+// Points t_i·G made with the fixed-base table (fast enough for tens of thousands), their discrete logs
+// kept, so that an MSM's expected value is one scalar multiplication: Σ s_i·(t_i·G) = (Σ s_i·t_i)·G.
+template <class Cfg>
+struct KnownLogs {
+  using Fr = typename Cfg::Scalar;
+  std::vector<Fr> logs;
+  std::vector<ec::Affine<Cfg>> points;
+};
+template <class Cfg>
+KnownLogs<Cfg> known_log_points(std::size_t n, std::uint64_t seed) {
+  using Fr = typename Cfg::Scalar;
+  std::mt19937_64 rng(seed);
+  KnownLogs<Cfg> k;
+  for (std::size_t i = 0; i < n; ++i) k.logs.push_back(ff::random_element<Fr>(rng));
+  k.logs[3] = k.logs[2];   // a repeated point
+  k.logs[5] = -k.logs[4];  // opposite points
+  k.points = ec::FixedBaseTable<Cfg>(Cfg::generator()).mul_all(k.logs);
+  return k;
+}
+
+// Random scalars, a crowd of points with the same small scalar (one bucket, over and over: the overflow
+// path) and the edge scalars.
+template <class Fr>
+std::vector<Fr> crowded_scalars(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Fr> s;
+  for (std::size_t i = 0; i < n; ++i) {
+    switch (i % 10) {
+      case 0:
+        s.push_back(Fr::from_u64(5));
+        break;
+      case 1:
+        s.push_back(-Fr::from_u64(5));  // the same bucket, negated point
+        break;
+      case 2:
+        s.push_back(i % 20 == 2 ? Fr::zero() : -Fr::one());
+        break;
+      default:
+        s.push_back(ff::random_element<Fr>(rng));
+    }
+  }
+  s[4] = s[5];  // opposite points with equal scalars cancel
+  return s;
+}
+
+// The affine-bucket windows (batched inversions, overflow for crowded buckets) equal the XYZZ-bucket ones,
+// window by window, for windows large enough to take the affine path.
+TYPED_TEST(MsmTest, AffineBucketsMatchXyzzBuckets) {
+  using Cfg = TypeParam;
+  using Fr = typename Cfg::Scalar;
+  const std::size_t n = 6000;
+  const auto pts = known_log_points<Cfg>(n, 17);
+  const auto s = crowded_scalars<Fr>(n, 18);
+  for (std::size_t c : {msm::detail::kAffineBucketsFromWindow, std::size_t(13)}) {
+    const std::size_t w = msm::window_count(Fr::bits(), c);
+    std::vector<std::int32_t> digits(n * w);
+    for (std::size_t i = 0; i < n; ++i) msm::signed_digits(s[i].to_int(), c, w, &digits[i * w]);
+    std::vector<ec::XYZZ<Cfg>> affine(w, ec::XYZZ<Cfg>::infinity()), xyzz(w, ec::XYZZ<Cfg>::infinity());
+    msm::detail::affine_buckets_windows<Cfg>(pts.points.data(), nullptr, digits.data(), n, c, w, affine);
+    msm::detail::xyzz_buckets_windows<Cfg>(pts.points.data(), nullptr, digits.data(), n, c, w, xyzz);
+    for (std::size_t win = 0; win < w; ++win)
+      ASSERT_EQ(affine[win].to_jacobian(), xyzz[win].to_jacobian()) << "c = " << c << ", window " << win;
+  }
+}
+
+// Pippenger on two threads over 20,000 points (windows of 10 bits: the affine path) equals the sum the
+// discrete logs give.
+TYPED_TEST(MsmTest, LargePippengerMatchesTheKnownLogSum) {
+  using Cfg = TypeParam;
+  using Fr = typename Cfg::Scalar;
+  const std::size_t n = 20000;
+  const auto pts = known_log_points<Cfg>(n, 27);
+  const auto s = crowded_scalars<Fr>(n, 28);
+  Fr log = Fr::zero();
+  std::vector<ff::BigInt<Fr::N>> ints;
+  for (std::size_t i = 0; i < n; ++i) {
+    log += s[i] * pts.logs[i];
+    ints.push_back(s[i].to_int());
+  }
+  ASSERT_GE(msm::choose_window(n / 2), msm::detail::kAffineBucketsFromWindow);
+  tbb::task_arena two(2);
+  const auto got = two.execute([&] { return msm::pippenger<Cfg>(pts.points.data(), ints.data(), n); });
+  EXPECT_EQ(got, ec::scalar_mul(Cfg::generator(), log.to_int()));
+  msm::SplitStats stats;
+  EXPECT_EQ(two.execute([&] { return msm::split_msm<Cfg>(pts.points.data(), ints.data(), n, &stats); }),
+            ec::scalar_mul(Cfg::generator(), log.to_int()));
+  EXPECT_GT(stats.others, n / 2);
 }
 
 TEST(MsmDigits, SignedDigitsRecomposeTheScalar) {
