@@ -55,6 +55,21 @@ TYPED_TEST(NttTest, ForwardMatchesNaiveDft) {
   }
 }
 
+// Sizes too large for the whole naive DFT: sampled outputs against the polynomial evaluated directly.
+TYPED_TEST(NttTest, ForwardMatchesDirectEvaluationAtLargerSizes) {
+  using Fr = TypeParam;
+  for (std::size_t log_n : {13u, 15u}) {
+    poly::Domain<Fr> d(log_n);
+    auto coeffs = random_vector<Fr>(d.n, 200 + log_n);
+    auto evals = coeffs;
+    ntt::forward(evals.data(), d);
+    for (std::size_t i : {std::size_t(0), std::size_t(1), d.n / 2 - 1, d.n / 2, d.n / 3, d.n - 1}) {
+      const Fr x = d.omega.pow(ff::bigint_from_u64<1>(i));
+      ASSERT_EQ(evals[i], evaluate(coeffs, x)) << "2^" << log_n << ", output " << i;
+    }
+  }
+}
+
 TYPED_TEST(NttTest, InverseUndoesForwardAtLargerSizes) {
   using Fr = TypeParam;
   for (std::size_t log_n : {10u, 14u, 16u}) {
