@@ -20,13 +20,12 @@ class FixedBaseTable {
 
   explicit FixedBaseTable(const Affine<C>& base, std::size_t scalar_bits = C::Scalar::bits())
       : windows_((scalar_bits + kWindow - 1) / kWindow) {
-    constexpr std::size_t per = (std::size_t(1) << kWindow) - 1;
-    std::vector<Jacobian<C>> jac(windows_ * per);
+    std::vector<Jacobian<C>> jac(windows_ * kPerWindow);
     Jacobian<C> g = Jacobian<C>::from_affine(base);
     for (std::size_t w = 0; w < windows_; ++w) {
       Jacobian<C> acc = g;
-      for (std::size_t d = 0; d < per; ++d) {
-        jac[w * per + d] = acc;
+      for (std::size_t d = 0; d < kPerWindow; ++d) {
+        jac[w * kPerWindow + d] = acc;
         acc += g;
       }
       g = acc;  // 2^8·g
