@@ -15,6 +15,9 @@ namespace {
 namespace bp = groth16::bellperson;
 
 TEST(PorepEvaluate, EqualsTheRecordedMatricesTimesTheWitnessAt2KiB) {
+  CUZK_SKIP_UNDER_SANITIZER(
+      "a 2 KiB record and synthesis beside the evaluation; LentMemoryIsWhereTheValuesGo runs the evaluation "
+      "there");
   const PorepParams& p = porep_params_for("2KiB");
   const PorepTestPartition t = make_test_porep_partition(p, 21);
   const bp::Assignment w = porep_prover_assignment(p, t.proof);
@@ -60,6 +63,8 @@ TEST(PorepEvaluate, LentMemoryIsWhereTheValuesGo) {
 }
 
 TEST(PorepEvaluate, TamperedDataGivesARowThatDoesNotHold) {
+  CUZK_SKIP_UNDER_SANITIZER(
+      "three 2 KiB evaluations and a recorded check; LentMemoryIsWhereTheValuesGo runs the evaluation there");
   const PorepParams& p = porep_params_for("2KiB");
   const PorepTestPartition t = make_test_porep_partition(p, 23);
   PorepPartitionProof proof = t.proof;

@@ -63,6 +63,7 @@ TEST(UpdateCircuit, ThirtyTwoGibHasThePublishedConstraintCount) {
 
 // update_shape repeats challenge 0's shape: the same as synthesizing every challenge.
 TEST(UpdateCircuit, TheRepeatedChallengeShapeIsTheWholeSynthesis) {
+  CUZK_SKIP_UNDER_SANITIZER("whole syntheses of four sizes; the other UpdateCircuit cases synthesize there");
   for (const char* size : {"1KiB", "2KiB", "4KiB", "16KiB"}) {
     const UpdateParams& params = update_params_for(size);
     SCOPED_TRACE(size);
@@ -199,6 +200,7 @@ TEST(UpdateCircuit, ProofsOfTheWrongShapeAreRefused) {
 
 // update_record records the challenges in parallel: the matrices of one sequential run.
 TEST(UpdateCircuit, TheParallelRecordIsTheSequentialOne) {
+  CUZK_SKIP_UNDER_SANITIZER("two 2 KiB records compared; the other UpdateCircuit cases record there");
   const UpdateParams& params = update_params_for("2KiB");
   gadgets::RecordCS<> sequential;
   synthesize_update_partition(sequential, params, nullptr);
