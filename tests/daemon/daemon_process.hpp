@@ -86,4 +86,13 @@ inline v1::AwaitProofResponse await(Daemon& d, const std::string& job_id) {
   return r;
 }
 
+// CancelProof: a running job's partitions stop at their next stage.
+inline grpc::Status cancel(Daemon& d, const std::string& job_id) {
+  v1::CancelProofRequest c;
+  c.set_job_id(job_id);
+  v1::CancelProofResponse out;
+  grpc::ClientContext ctx;
+  return d.stub().CancelProof(&ctx, c, &out);
+}
+
 }  // namespace cuzk::test

@@ -118,11 +118,7 @@ TEST(Daemon, ServesConcurrentClientsAndRejectsBadRequests) {
     ASSERT_TRUE(d.stub().SubmitProof(&ctx, request("c", "bn", bn[0], v1::LOW), &sub).ok());
   }
   {
-    v1::CancelProofRequest req;
-    req.set_job_id(sub.job_id());
-    v1::CancelProofResponse resp;
-    grpc::ClientContext ctx;
-    ASSERT_TRUE(d.stub().CancelProof(&ctx, req, &resp).ok());
+    ASSERT_TRUE(test::cancel(d, sub.job_id()).ok());
     v1::AwaitProofRequest a;
     a.set_job_id(sub.job_id());
     v1::AwaitProofResponse ar;

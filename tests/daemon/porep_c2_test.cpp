@@ -90,14 +90,6 @@ v1::JobStatus job_status(Daemon& d, const std::string& job_id) {
   return {};
 }
 
-void cancel(Daemon& d, const std::string& job_id) {
-  v1::CancelProofRequest c;
-  c.set_job_id(job_id);
-  v1::CancelProofResponse out;
-  grpc::ClientContext ctx;
-  EXPECT_TRUE(d.stub().CancelProof(&ctx, c, &out).ok()) << job_id;
-}
-
 TEST(DaemonPorepC2, CurioRequestsProveAndBadOnesAreRefusedWhileTheyDo) {
   CUZK_SKIP_UNDER_SANITIZER("a 2^22 test-only setup and CPU proofs; the Release run covers them");
   const std::string json = filecoin::write_seal_commit_phase1_output(good_c1());
@@ -118,7 +110,7 @@ TEST(DaemonPorepC2, CurioRequestsProveAndBadOnesAreRefusedWhileTheyDo) {
     EXPECT_EQ(bare.partitions_total(), 1u);
     EXPECT_EQ(bare.partitions_total(), enveloped.partitions_total());
     EXPECT_EQ(bare.circuit_id(), enveloped.circuit_id());
-    cancel(d, good_bare);
+    EXPECT_TRUE(test::cancel(d, good_bare).ok());
   }
   const std::string synthetic = filecoin::write_curio_c1_envelope(
       9, 2048,
@@ -220,7 +212,8 @@ TEST(DaemonPorepC2, AWinningPostBehindPorepJobsStartsNext) {
   std::string win_job;
   ASSERT_TRUE(submit(d, win, &win_job).ok());
   EXPECT_EQ(job_status(d, win_job).priority(), v1::CRITICAL);
-  cancel(d, porep[0]);  // its worker frees at the partition's next stage: the WinningPoSt must go there
+  // Its worker frees at the partition's next stage: the WinningPoSt must go there.
+  EXPECT_TRUE(test::cancel(d, porep[0]).ok());
   const auto done = await(d, win_job);
   ASSERT_EQ(done.status(), v1::AwaitProofResponse::COMPLETED) << done.error_message();
   const double win_start = job_status(d, win_job).partitions(0).start_ms();
@@ -230,7 +223,7 @@ TEST(DaemonPorepC2, AWinningPostBehindPorepJobsStartsNext) {
       EXPECT_GE(j.partitions(0).start_ms(), win_start) << id << " started before the WinningPoSt";
     }
   }
-  for (const std::string& id : porep) cancel(d, id);
+  for (const std::string& id : porep) EXPECT_TRUE(test::cancel(d, id).ok()) << id;
 }
 
 }  // namespace
