@@ -352,22 +352,26 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
     for (std::size_t s = 0; s < slices.size(); ++s) slice_work_only(s);
     return std::vector<ec::Jacobian<C>>(sets, ec::Jacobian<C>::infinity());
   }
-  std::vector<cuda::DeviceBuffer<Xyzz<C>>> buckets;
-  for (std::size_t j = 0; j < sets; ++j) buckets.emplace_back(nb, stream);
-  // One slice stores each bucket once, so its sums go straight into the buckets: merge_kernel reads and
-  // writes bucket b in one thread. Only several slices need partial sums beside the buckets they add to
-  // (4.8 GB at c = 22 over 2^27 points: bucket_bytes).
-  const bool in_place = slices.size() == 1;
-  cuda::DeviceBuffer<Xyzz<C>> partial_sums(in_place ? 0 : nb, stream);
-
   // A pass sorts and accumulates one slice's digits of `group` windows at a time (window-major keys, so a
   // group's buckets are contiguous).
   const std::size_t group = group_windows ? std::min(group_windows, w) : w;
+  // One slice stores each bucket once, so its sums go straight into the buckets: merge_kernel reads and
+  // writes bucket b in one thread. And each pass then finishes its windows: their weighted sums are taken
+  // right after it, and the next pass reuses the buckets, so only one pass's windows' buckets are held
+  // (0.8 GB at c = 22 in passes of two windows over 2^27 points, where all twelve took 4.8). Several slices
+  // add into the buckets of every window, and need a slice's partial sums beside them (bucket_bytes).
+  const bool in_place = slices.size() == 1;
+  const std::size_t held = in_place ? group * half : nb;
+  std::vector<cuda::DeviceBuffer<Xyzz<C>>> buckets;
+  for (std::size_t j = 0; j < sets; ++j) buckets.emplace_back(held, stream);
+  cuda::DeviceBuffer<Xyzz<C>> partial_sums(in_place ? 0 : nb, stream);
+  cuda::DeviceBuffer<Xyzz<C>> ws(sets * w, stream), sum(w, stream);  // per set and window: Σ_b (b+1)·B_b
+
   const unsigned log_seg = log_seg_for(chunk);
   const std::size_t pairs = chunk * group;
   cuda::DeviceBuffer<std::uint32_t> keys(pairs, stream), vals(pairs, stream), keys_alt(pairs, stream),
       vals_alt(pairs, stream);
-  cuda::DeviceBuffer<std::uint32_t> start(nb, stream), end(nb, stream);
+  cuda::DeviceBuffer<std::uint32_t> start(held, stream), end(held, stream);
   const std::size_t segments = segments_of(pairs, log_seg);
   cuda::DeviceBuffer<Xyzz<C>> head(segments, stream), tail(segments, stream);
   // The sort ping-pongs between the two pairs of arrays (CUB's DoubleBuffer form): its work space is then
@@ -393,8 +397,10 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
     prefetch(slice + 1);
     const auto [slice_points, offset] = points.acquire(slice, sl.point_begin, stream);
     for (std::size_t w0 = 0; w0 < w; w0 += group) {
-      const std::size_t g = std::min(group, w - w0), total = count * g, kb = w0 * half;
-      // Keys count from window w0 (see digits_kernel): bucket arrays are read from kb on.
+      const std::size_t g = std::min(group, w - w0), total = count * g;
+      // Keys count from window w0 (see digits_kernel): the pass's buckets and bounds begin at kb (at 0 where
+      // only the pass's windows are held).
+      const std::size_t kb = in_place ? 0 : w0 * half;
       const std::uint32_t pass_skip = static_cast<std::uint32_t>(g * half);
       const int pass_key_bits = std::max(1, static_cast<int>(std::bit_width(pass_skip)));
       digits_kernel<N><<<blocks_for(count), kThreads, 0, stream>>>(
@@ -445,16 +451,22 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
         cuda::check_last_launch("msm merge_kernel");
         trace.mark("merge");
       }
+      if (in_place) {
+        for (std::size_t j = 0; j < sets; ++j)
+          weighted_sums<C>(buckets[j].data(), half, g, ws.data() + j * w + w0, sum.data(), stream);
+        trace.mark("reduce");
+      }
     }
     on_slice(slice, slice_points, offset, stream);
     points.release(slice, stream);
     first = false;
   }
 
-  cuda::DeviceBuffer<Xyzz<C>> ws(sets * w, stream), sum(w, stream);
-  for (std::size_t j = 0; j < sets; ++j)
-    weighted_sums<C>(buckets[j].data(), half, w, ws.data() + j * w, sum.data(), stream);
-  trace.mark("reduce");
+  if (!in_place) {
+    for (std::size_t j = 0; j < sets; ++j)
+      weighted_sums<C>(buckets[j].data(), half, w, ws.data() + j * w, sum.data(), stream);
+    trace.mark("reduce");
+  }
   std::vector<Xyzz<C>> hw(sets * w);
   ws.download(hw.data(), sets * w, stream);
   CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -483,20 +495,14 @@ std::vector<ec::Jacobian<C>> pippenger_resident(std::span<const PointSet<C>> set
                                                 const ff::BigInt<N>* d_scalars, std::size_t n,
                                                 cudaStream_t stream, const std::uint32_t* d_index,
                                                 Options opt) {
-  const auto [c, chunk] =
-      resident_window_and_chunk<C>(n, sets.size(), cuda::vram_available(), opt.window_bits, opt.max_chunk);
-  opt.window_bits = c;
-  const auto more = sets.subspan(1);
-  // Where the digits of all windows do not fit at once, resident points take every entry in each pass and
-  // as many windows as `chunk` entries' worth of sort arrays hold, rather than a slice of the entries in all
-  // windows: each bucket is then written by one pass, where every slice of entries added its partial sum
-  // into all of the buckets (the merge of a 2^27 MSM in four slices took 138 of its 1,294 ms).
-  const std::size_t w = window_count(C::Scalar::bits(), c);
-  if (chunk < n && chunk * w >= n)
-    return pippenger_impl<C, N>(ResidentPoints<C>{sets[0].points}, d_scalars, even_slices(n, n), stream,
-                                d_index, opt, NoSliceWork{}, chunk * w / n, more);
-  return pippenger_impl<C, N>(ResidentPoints<C>{sets[0].points}, d_scalars, even_slices(n, chunk), stream,
-                              d_index, opt, NoSliceWork{}, 0, more);
+  const ResidentPlan plan =
+      resident_plan<C>(n, sets.size(), cuda::vram_available(), opt.window_bits, opt.max_chunk);
+  opt.window_bits = plan.window;
+  // Passes over every entry (resident_plan prefers them): each bucket is written by one pass, where every
+  // slice of entries added its partial sum into all of the buckets (the merge of a 2^27 MSM in four slices
+  // took 138 of its 1,294 ms).
+  return pippenger_impl<C, N>(ResidentPoints<C>{sets[0].points}, d_scalars, even_slices(n, plan.chunk),
+                              stream, d_index, opt, NoSliceWork{}, plan.group, sets.subspan(1));
 }
 
 template <class C, std::size_t N>
@@ -529,8 +535,8 @@ namespace {
 template <class C>
 std::size_t streamed_chunk(std::size_t n, std::size_t c, std::size_t available) {
   constexpr double kStreamedShare = 0.6;
-  return std::min(auto_chunk<C>(n, c, available, 2 * sizeof(ec::Affine<C>), false, kStreamedShare),
-                  std::size_t(1) << 24);
+  return std::min(auto_chunk<C>(n, c, available, 2 * sizeof(ec::Affine<C>), kStreamedShare), std::size_t(1)
+                                                                                                 << 24);
 }
 
 }  // namespace

@@ -47,13 +47,11 @@ std::size_t choose_gpu_window(std::size_t n, std::size_t scalar_bits) {
 // The slice sizing (auto_chunk) reserves head/tail partials for segments of no fewer entries than this.
 constexpr std::size_t kSeg = 64;
 
-// Device bytes of an MSM's buckets with window c, one XYZZ point each: the buckets and, unless the entries
-// come in one slice (whose sums go straight into the buckets: pippenger_impl), a slice's partials beside
-// them.
+// Device bytes of a sliced MSM's buckets with window c, one XYZZ point each: the buckets of every window and
+// a slice's partial sums beside them (resident passes hold less: windows_per_pass).
 template <class C>
-std::size_t bucket_bytes(std::size_t c, bool one_slice = false) {
-  return (one_slice ? 1 : 2) * window_count(C::Scalar::bits(), c) * (std::size_t(1) << (c - 1)) *
-         sizeof(Xyzz<C>);
+std::size_t bucket_bytes(std::size_t c) {
+  return 2 * window_count(C::Scalar::bits(), c) * (std::size_t(1) << (c - 1)) * sizeof(Xyzz<C>);
 }
 
 // The window for n scalars with buckets of at most a quarter of `available` bytes. The fastest window for a
@@ -75,8 +73,8 @@ std::size_t fitting_window(std::size_t n, std::size_t available) {
 // the buckets leave (a third for resident points, whose MSMs run beside other large buffers).
 template <class C>
 std::size_t auto_chunk(std::size_t n, std::size_t c, std::size_t available, std::size_t point_bytes = 0,
-                       bool one_slice = false, double share = 1.0 / 3.0) {
-  const std::size_t w = window_count(C::Scalar::bits(), c), buckets = bucket_bytes<C>(c, one_slice);
+                       double share = 1.0 / 3.0) {
+  const std::size_t w = window_count(C::Scalar::bits(), c), buckets = bucket_bytes<C>(c);
   const double budget = double(available > buckets ? available - buckets : 0) * share;
   const double per_point = double(w) * (16.0 + 2.0 * sizeof(Xyzz<C>) / double(kSeg)) + double(point_bytes);
   std::size_t chunk = std::size_t(1) << 20;
@@ -84,28 +82,62 @@ std::size_t auto_chunk(std::size_t n, std::size_t c, std::size_t available, std:
   return std::min(n, chunk);
 }
 
-// A resident MSM over `sets` point sets: its window and slice size (`window_bits`, `max_chunk`: Options, 0 to
-// choose). The window is the largest up to choose_gpu_window's whose buckets, for every set, take at most a
-// quarter of `available`, as in fitting_window; but where the entries then fit one slice (in passes of as
-// many windows as the sort arrays hold: pippenger_resident), their sums go straight into the buckets and no
-// partial sums are counted beside them. Under an 80 GiB limit that leaves a 32 GiB PoRep's H MSM c = 22
-// (one array of 4.8 GB, not two; traced), where counting both held it to c = 21 (13 windows, not 12).
-// auto_chunk subtracts only one set's buckets before it takes a third of the rest for the sort arrays; a
-// second set's buckets (the A and L tails, which share one sort) fit in the two thirds it leaves.
+// How a resident MSM over `sets` point sets runs: its window, and either passes over all n entries of
+// `group` windows each (chunk = n), or slices of `chunk` entries over all windows (group = 0).
+struct ResidentPlan {
+  std::size_t window = 0;
+  std::size_t chunk = 0;
+  std::size_t group = 0;
+};
+
+// Entries one pass may sort: CUB takes an int count, and bounds_kernel stores positions as 32-bit values.
+constexpr std::size_t kMaxPassEntries = std::size_t(1) << 30;
+
+// Windows per pass over n resident entries at window c: a pass holds its own windows' buckets only (each
+// window is finished and reduced before the next pass reuses them: pippenger_impl), so the buckets of all
+// `sets` take at most a quarter of `available` as in fitting_window, and the pass's sort arrays and segment
+// partials (auto_chunk's per-entry bytes) a third of what those buckets leave, as resident slices did.
+// 0 when not even one window's pass fits.
 template <class C>
-std::pair<std::size_t, std::size_t> resident_window_and_chunk(std::size_t n, std::size_t sets,
-                                                              std::size_t available, std::size_t window_bits,
-                                                              std::size_t max_chunk) {
+std::size_t windows_per_pass(std::size_t n, std::size_t c, std::size_t sets, std::size_t available) {
+  const std::size_t w = window_count(C::Scalar::bits(), c), half = std::size_t(1) << (c - 1);
+  const double per_entry = 16.0 + 2.0 * sizeof(Xyzz<C>) / double(kSeg);
+  // Per window: every set's buckets and the run bounds (start, end) of one.
+  const double window_buckets = double(half) * (double(sets) * sizeof(Xyzz<C>) + 8.0);
+  for (std::size_t g = std::min(w, kMaxPassEntries / std::max<std::size_t>(n, 1)); g > 0; --g) {
+    const double buckets = double(g) * window_buckets;
+    if (buckets <= double(available) / 4 && double(g * n) * per_entry <= (double(available) - buckets) / 3)
+      return g;
+  }
+  return 0;
+}
+
+// The plan for a resident MSM (`window_bits`, `max_chunk`: Options, 0 to choose). Passes over every entry
+// are preferred: each bucket is written once, and only the pass's windows' buckets are held, so the window
+// stays at choose_gpu_window's where one window's pass fits. With all windows' buckets held at once, a 32 GiB
+// PoRep's H MSM under an 80 GiB limit was held to c = 22 in twelve one-window passes (4.8 GB of buckets),
+// and WindowPoSt's 2^27-point G2 MSM to a smaller window (9.7 GB of G2 buckets at c = 22). Only where not
+// even one window of the smallest window's pass fits, slices of the entries run over all windows, their
+// partial sums added into buckets held for the whole MSM (auto_chunk). A given `max_chunk` forces the
+// shape: passes of as many windows as max_chunk entries in every window would take, or slices of max_chunk
+// entries where those are fewer than one window's.
+template <class C>
+ResidentPlan resident_plan(std::size_t n, std::size_t sets, std::size_t available, std::size_t window_bits,
+                           std::size_t max_chunk) {
   const std::size_t bits = C::Scalar::bits();
-  std::size_t c = window_bits ? window_bits : choose_gpu_window(n, bits);
-  for (;; --c) {
-    auto chunk_for = [&](bool one_slice) {
-      return max_chunk ? std::min(n, max_chunk) : auto_chunk<C>(n, c, available, 0, one_slice);
-    };
-    std::size_t chunk = chunk_for(true);
-    const bool one_slice = chunk >= n || chunk * window_count(bits, c) >= n;
-    if (!one_slice) chunk = chunk_for(false);
-    if (window_bits || c <= 8 || sets * bucket_bytes<C>(c, one_slice) <= available / 4) return {c, chunk};
+  const std::size_t chosen = window_bits ? window_bits : choose_gpu_window(n, bits);
+  if (max_chunk) {
+    const std::size_t w = window_count(bits, chosen), chunk = std::min(n, max_chunk);
+    if (chunk * w >= n) return {chosen, n, std::min(w, chunk * w / n)};
+    return {chosen, chunk, 0};
+  }
+  for (std::size_t c = chosen;; --c) {
+    if (const std::size_t g = windows_per_pass<C>(n, c, sets, available)) return {c, n, g};
+    if (window_bits || c <= 8) break;
+  }
+  for (std::size_t c = chosen;; --c) {
+    const std::size_t chunk = auto_chunk<C>(n, c, available);
+    if (window_bits || c <= 8 || sets * bucket_bytes<C>(c) <= available / 4) return {c, chunk, 0};
   }
 }
 

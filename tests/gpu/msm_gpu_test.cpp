@@ -77,6 +77,32 @@ TYPED_TEST(MsmGpuTest, PippengerMatchesCpu) {
   }
 }
 
+// A resident MSM in passes over all entries holds only the buckets of the pass's windows, reduced before
+// the next pass reuses them. At c = 16 every window's buckets (2^15 XYZZ points each: 67 to 201 MB in all)
+// are more than the 64 MiB limit here leaves room for, one or two windows' are not: the plan must run
+// passes, and the sum agree with the CPU (held all at once, as the plan once did, they were refused).
+TYPED_TEST(MsmGpuTest, ResidentPassesHoldOnlyTheirWindowsBuckets) {
+  CUZK_REQUIRE_GPU();
+  using Cfg = TypeParam;
+  constexpr bool g2 = sizeof(ec::Affine<Cfg>) > 96;
+  const std::size_t n = g2 ? 1u << 13 : 1u << 16;
+  const auto c = make_case<Cfg>(n, 4242);
+  auto dp = test::to_device(c.points);
+  auto ds = test::to_device(c.scalars);
+  const auto expect = msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n);
+  const auto saved = cuda::vram_policy();
+  cuda::set_vram_policy({cuda::vram_usage(0).in_use + (std::size_t(64) << 20), saved.margin});
+  ec::Jacobian<Cfg> got;
+  try {
+    got = msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr, nullptr, {16, 0});
+  } catch (...) {
+    cuda::set_vram_policy(saved);
+    throw;
+  }
+  cuda::set_vram_policy(saved);
+  EXPECT_EQ(got, expect);
+}
+
 // Skew as in a PoRep witness: most scalars equal and many equal small ones. r − 3 (taken as −3 on the GPU)
 // puts half of them in one bucket of the lowest window; (r − 1)/2 − 3 shares every upper digit, so one bucket
 // per window holds the other half, over thousands of segments: the folded heads must add up.
