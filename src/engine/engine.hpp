@@ -79,6 +79,12 @@ struct SubmitRequest {
   // partitions are synthesized from it as they run. circuit_id may be left empty: the request names its
   // circuit (porep-32g, wpost-32g, winning-32g, …).
   std::shared_ptr<const filecoin::VanillaRequest> vanilla = {};
+  // Or the vanilla proofs already read (a worker process reads its parent's spooled request once for all of
+  // that job's partitions it is sent).
+  std::shared_ptr<const filecoin::VanillaJob> vanilla_job = {};
+  // With either: only this partition of theirs, as a job of one partition (a worker process's share of its
+  // parent's job).
+  std::optional<std::uint32_t> vanilla_partition = {};
 };
 
 struct PartitionResult {
@@ -349,6 +355,9 @@ class Engine {
   std::vector<int> gpu_ordinals(int gpus) const;
   Worker& add_worker(std::string name);
   std::vector<std::string> spool(SubmitRequest& req);
+  // A vanilla-proof request written to a spool file for the worker processes (worker_protocol's
+  // encode_vanilla); returns the file.
+  std::string spool_vanilla(const filecoin::VanillaRequest& v);
   // Runs `attempt` (one try at the partition's proof) until it succeeds; after a failed self-check or a
   // CUDA error that recover() handles, it tries again, max_attempts in all, then rethrows.
   void with_attempts(Worker& worker, Job& job, std::uint32_t partition, PartitionResult& r,

@@ -69,6 +69,9 @@ struct Engine::Job {
       witness_paths;  // or files, checked at submit and decoded when their partition runs
   // Or Filecoin vanilla proofs, checked at submit; each partition is synthesized from them when it runs.
   std::shared_ptr<const filecoin::VanillaJob> vanilla;
+  std::uint32_t vanilla_first =
+      0;                     // partition k of this job is the vanilla proofs' partition vanilla_first + k
+  std::string vanilla_file;  // the vanilla proofs spooled for the worker processes; removed at the end
   std::vector<PartitionResult> parts;
   JobStatus status = JobStatus::kQueued;
   std::string error;
@@ -90,6 +93,11 @@ struct Engine::Job {
       std::filesystem::remove(path, ec);
     }
     spooled.clear();
+    if (!vanilla_file.empty()) {
+      std::error_code ec;
+      std::filesystem::remove(vanilla_file, ec);
+      vanilla_file.clear();
+    }
   }
 };
 

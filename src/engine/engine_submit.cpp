@@ -94,7 +94,17 @@ void check_vanilla_key(const Circuit& circuit, const filecoin::VanillaJob& in) {
 
 Engine::Submitted Engine::submit(SubmitRequest req) {
   if (req.request_id.size() > 256) throw RequestError("request_id is longer than 256 characters");
-  const auto vanilla = req.vanilla ? read_vanilla_job(req) : nullptr;
+  // The request as it came, for the worker processes (read_vanilla_job consumes it).
+  const std::shared_ptr<const filecoin::VanillaRequest> vanilla_request = req.vanilla;
+  if (req.vanilla_job && (req.vanilla || !req.witnesses.empty() || !req.witness_paths.empty()))
+    throw RequestError("a vanilla-proof job brings its vanilla proofs once, and no witnesses");
+  const auto vanilla = req.vanilla_job ? req.vanilla_job : req.vanilla ? read_vanilla_job(req) : nullptr;
+  if (vanilla && req.circuit_id.empty()) req.circuit_id = vanilla->circuit().id;
+  if (req.vanilla_partition && !vanilla)
+    throw RequestError("vanilla_partition names a partition of vanilla proofs, and the job has none");
+  if (req.vanilla_partition && *req.vanilla_partition >= vanilla->partitions())
+    throw RequestError("partition " + std::to_string(*req.vanilla_partition) + " of " + vanilla->describe() +
+                       ", which has " + std::to_string(vanilla->partitions()));
   std::shared_ptr<const Circuit> circuit;
   try {
     circuit = repository_.acquire(req.circuit_id);
@@ -102,7 +112,7 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
     throw RequestError(e.what());
   }
   if (vanilla) check_vanilla_key(*circuit, *vanilla);
-  const std::uint32_t parts = vanilla                ? vanilla->partitions()
+  const std::uint32_t parts = vanilla                ? (req.vanilla_partition ? 1 : vanilla->partitions())
                               : req.single_partition ? 1
                                                      : circuit->config.partitions;
   if (!req.witnesses.empty() && !req.witness_paths.empty())
@@ -133,7 +143,13 @@ Engine::Submitted Engine::submit(SubmitRequest req) {
   // does not hold ten PoRep-size witnesses in memory.
   if (vanilla) {
     job->vanilla = vanilla;
+    job->vanilla_first = req.vanilla_partition.value_or(0);
     job->kind = filecoin::to_string(vanilla->circuit().kind);
+    // Worker processes synthesize the partitions they prove from the request itself (in a spool file).
+    if (!processes_.empty()) {
+      if (!vanilla_request) throw RequestError("a worker process's engine takes vanilla proofs as a request");
+      job->vanilla_file = spool_vanilla(*vanilla_request);
+    }
   } else if (circuit->bellperson())
     job->witnesses = check_assignments(std::get<io::bellperson::Params>(circuit->key), req);
   else

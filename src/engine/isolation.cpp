@@ -12,11 +12,11 @@
 #include "engine/engine.hpp"
 #include "engine/engine_state.hpp"
 #include "engine/worker_process.hpp"
+#include "engine/worker_protocol.hpp"
 #include "filecoin/vanilla_job.hpp"
 #include "groth16/bellperson.hpp"
 #include "groth16/timings.hpp"
 #include "groth16/verifier.hpp"
-#include "io/bellperson_assignment.hpp"
 #include "io/json.hpp"
 
 namespace cuzk::engine {
@@ -35,7 +35,7 @@ void remove_stale_spool_files(const std::filesystem::path& dir) {
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind("cuzk-", 0) != 0 || !name.ends_with(".witness")) continue;
+    if (name.rfind("cuzk-", 0) != 0 || !(name.ends_with(".witness") || name.ends_with(".vanilla"))) continue;
     const auto dash = name.find('-', 5);
     if (dash == std::string::npos) continue;
     pid_t pid = 0;
@@ -162,44 +162,30 @@ std::vector<std::string> Engine::spool(SubmitRequest& req) {
   return paths;
 }
 
-namespace {
-
-// A spool file that is removed when it goes out of scope.
-struct SpoolFile {
-  std::filesystem::path path;
-  SpoolFile(const SpoolFile&) = delete;
-  SpoolFile& operator=(const SpoolFile&) = delete;
-  explicit SpoolFile(std::filesystem::path p) : path(std::move(p)) {}
-  ~SpoolFile() {
+std::string Engine::spool_vanilla(const filecoin::VanillaRequest& v) {
+  const auto path = config_.spool_dir / ("cuzk-" + std::to_string(::getpid()) + "-" +
+                                         std::to_string(spooled_.fetch_add(1)) + ".vanilla");
+  const std::string bytes = worker_protocol::encode_vanilla(v);
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out.flush()) {
     std::error_code ec;
     std::filesystem::remove(path, ec);
+    throw std::runtime_error("cannot write the spool file " + path.string());
   }
-};
-
-}  // namespace
+  return path.string();
+}
 
 void Engine::prove_in_worker_process(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {
-  // A vanilla-proof job (Filecoin's kinds) is synthesized here, where its vanilla proofs are, every row and
-  // its public inputs checked, and handed to the worker as a bellperson assignment file: the worker proves
-  // it as any assignment. The file lives in spool_dir (memory, for /dev/shm) until the call returns, and the
-  // host memory budget counts it meanwhile.
-  std::optional<SpoolFile> spooled;
-  HostMemoryBudget::Reservation witness_slot;
+  // A vanilla-proof job (Filecoin's kinds) goes to the worker as its spooled request and the partition's
+  // number: the worker synthesizes the partition (every row and its public inputs checked) into its own
+  // pinned memory, as a thread worker does; the host memory budget counts the witness there.
+  worker_protocol::Request request{0, worker_protocol::RequestKind::kProve, job.circuit->id,
+                                   job.vanilla ? std::string() : job.witness_paths.at(partition), partition};
   if (job.vanilla) {
-    namespace bp = groth16::bellperson;
-    const auto n = std::get<io::bellperson::Params>(job.circuit->key).lengths();
-    witness_slot =
-        reserve_witness(job, (3 * (n.h + 1) + job.vanilla->size().inputs + n.l) * sizeof(bp::Fr), r);
-    bp::Assignment assignment;
-    synthesize_vanilla(job, partition, r, assignment, {});
-    spooled.emplace(config_.spool_dir / ("cuzk-" + std::to_string(::getpid()) + "-" +
-                                         std::to_string(spooled_.fetch_add(1)) + ".witness"));
-    groth16::StageTimer t(&r.stages, "spool_witness");
-    io::bellperson_assignment::write(spooled->path.string(), assignment);
+    request.vanilla_path = job.vanilla_file;
+    request.partition = job.vanilla_first + partition;
   }
-  const worker_protocol::Request request{0, worker_protocol::RequestKind::kProve, job.circuit->id,
-                                         spooled ? spooled->path.string() : job.witness_paths.at(partition),
-                                         partition};
   unsigned child_attempts = 1;
   with_attempts(w, job, partition, r, [&] {
     // This GPU's worker process kept dying and a CPU worker replaced it: another GPU proves it sooner.
@@ -218,9 +204,10 @@ void Engine::prove_in_worker_process(Worker& w, Job& job, std::uint32_t partitio
     r.stages.stages_ms = got.stages.stages_ms;
     r.stages.details_ms = got.stages.details_ms;
     r.prove_ms = got.prove_ms;
+    r.synthesis_ms = got.synthesis_ms;
     if (config_.self_check) {
       // Our own check of the child's proof, against the key this process loaded. The public inputs are the
-      // child's reading of the witness file this process named.
+      // child's reading of the witness file this process named, or, below, this process's own.
       const auto tv = Clock::now();
       groth16::VerifyResult v;
       if (job.circuit->bellperson()) {
@@ -229,7 +216,10 @@ void Engine::prove_in_worker_process(Worker& w, Job& job, std::uint32_t partitio
         const auto proof = bp::decode_proof(
             std::span(reinterpret_cast<const std::uint8_t*>(got.proof_bytes.data()), got.proof_bytes.size()),
             "the worker process's proof", 0);
-        v = bp::verify(params.vk, io::public_from_json<Bls12_381>(got.public_json, "public"), proof);
+        v = bp::verify(params.vk,
+                       job.vanilla ? job.vanilla->public_inputs(job.vanilla_first + partition)
+                                   : io::public_from_json<Bls12_381>(got.public_json, "public"),
+                       proof);
       } else {
         io::with_curve(job.circuit->curve, [&]<class C>() {
           const auto& pk = std::get<groth16::ProvingKey<C>>(job.circuit->key);

@@ -146,14 +146,14 @@ void Engine::report_plans(const Circuit& c) {
 void Engine::synthesize_vanilla(Job& job, std::uint32_t partition, PartitionResult& r,
                                 groth16::bellperson::Assignment& out,
                                 const io::bellperson_assignment::Lend& lend) {
-  const std::string what = "partition " + std::to_string(partition);
+  const std::string what = "partition " + std::to_string(job.vanilla_first + partition);
   const auto t0 = Clock::now();
   {
     // Before any GPU time is spent on it: vanilla proofs that do not satisfy the circuit (a·b ≠ c in some
     // row, checked as each row is evaluated), or whose public inputs are not the ones the chain's
     // challenges give, cannot give a proof that verifies.
     groth16::StageTimer t(&r.stages, "synthesis");
-    out = job.vanilla->assignment(partition, what, lend);
+    out = job.vanilla->assignment(job.vanilla_first + partition, what, lend);
   }
   r.synthesis_ms = ms_between(t0, Clock::now());
   groth16::StageTimer t(&r.stages, "synthesis_check");

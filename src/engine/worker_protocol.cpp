@@ -3,9 +3,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+
+#include "filecoin/vanilla_job.hpp"
 
 namespace cuzk::engine::worker_protocol {
 namespace {
@@ -140,7 +143,75 @@ std::string encode(const Request& q) {
   w.str(q.witness_path);
   w.u64(q.partition);
   w.u64(q.target);
+  w.str(q.vanilla_path);
   return w.take();
+}
+
+namespace {
+constexpr const char* kVanillaTag = "cuzk-vanilla-request-1";
+
+template <class Bytes>
+std::string as_string(const Bytes& b) {
+  return std::string(reinterpret_cast<const char*>(b.data()), b.size());
+}
+
+template <std::size_t N>
+std::array<std::uint8_t, N> fixed(const std::string& s, const char* what) {
+  std::array<std::uint8_t, N> out{};
+  if (s.size() != N)
+    throw std::runtime_error(std::string("spooled vanilla request: ") + what + " is not " +
+                             std::to_string(N) + " bytes");
+  std::memcpy(out.data(), s.data(), N);
+  return out;
+}
+}  // namespace
+
+std::string encode_vanilla(const filecoin::VanillaRequest& v) {
+  Writer w;
+  w.str(kVanillaTag);
+  w.u64(static_cast<std::uint64_t>(v.kind));
+  w.str(as_string(v.c1));
+  w.u64(v.proofs.size());
+  for (const auto& p : v.proofs) w.str(as_string(p));
+  w.str(as_string(v.randomness));
+  w.u64(v.sector_size);
+  w.u64(v.registered_proof.has_value());
+  w.u64(v.registered_proof.value_or(0));
+  w.u64(v.partition);
+  w.str(as_string(v.comm_r_old));
+  w.str(as_string(v.comm_d_new));
+  w.str(as_string(v.comm_r_new));
+  return w.take();
+}
+
+filecoin::VanillaRequest decode_vanilla(const std::string& bytes) {
+  Reader r(bytes);
+  if (r.str() != kVanillaTag)
+    throw std::runtime_error("not a spooled vanilla request (or another version's)");
+  filecoin::VanillaRequest v;
+  const std::uint64_t kind = r.u64();
+  if (kind > static_cast<std::uint64_t>(filecoin::CircuitKind::kSnapDeals))
+    throw std::runtime_error("spooled vanilla request: unknown kind");
+  v.kind = static_cast<filecoin::CircuitKind>(kind);
+  const std::string c1 = r.str();
+  v.c1.assign(c1.begin(), c1.end());
+  const std::uint64_t proofs = r.u64();
+  if (proofs > bytes.size() / sizeof(std::uint64_t))
+    throw std::runtime_error("spooled vanilla request: implausible proof count");
+  for (std::uint64_t i = 0; i < proofs; ++i) {
+    const std::string p = r.str();
+    v.proofs.emplace_back(p.begin(), p.end());
+  }
+  v.randomness = fixed<32>(r.str(), "the randomness");
+  v.sector_size = r.u64();
+  const bool has_registered = r.u64() != 0;
+  const std::uint64_t registered = r.u64();
+  if (has_registered) v.registered_proof = registered;
+  v.partition = r.u64();
+  v.comm_r_old = fixed<32>(r.str(), "comm_r_old");
+  v.comm_d_new = fixed<32>(r.str(), "comm_d_new");
+  v.comm_r_new = fixed<32>(r.str(), "comm_r_new");
+  return v;
 }
 
 Request decode_request(const std::string& frame) {
@@ -155,6 +226,7 @@ Request decode_request(const std::string& frame) {
   q.witness_path = r.str();
   q.partition = static_cast<std::uint32_t>(r.u64());
   q.target = r.u64();
+  q.vanilla_path = r.str();
   return q;
 }
 
@@ -174,6 +246,7 @@ std::string encode(const Reply& p) {
   timings(w, r.stages.details_ms);
   w.f64(r.prove_ms);
   w.f64(r.verify_ms);
+  w.f64(r.synthesis_ms);
   w.u64(p.status.has_value());
   if (p.status) encode_status(w, *p.status);
   w.u64(p.already);
@@ -203,6 +276,7 @@ Reply decode_reply(const std::string& frame) {
   r.stages.details_ms = timings(in);
   r.prove_ms = in.f64();
   r.verify_ms = in.f64();
+  r.synthesis_ms = in.f64();
   if (in.u64()) p.status = decode_status(in);
   p.already = in.u64() != 0;
   p.ms = in.f64();

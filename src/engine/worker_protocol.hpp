@@ -11,6 +11,10 @@
 
 #include "engine/engine.hpp"
 
+namespace cuzk::filecoin {
+struct VanillaRequest;
+}
+
 namespace cuzk::engine::worker_protocol {
 
 // kCancel: stop the proof request `target` at its next stage boundary (its reply says cancelled).
@@ -24,6 +28,12 @@ struct Request {
   std::string witness_path;  // a .wtns file, or a bellperson assignment file
   std::uint32_t partition = 0;
   std::uint64_t target = 0;  // kCancel
+  // kProve of a Filecoin vanilla-proof job: the file where the parent spooled the job's vanilla proofs
+  // (encode_vanilla), `partition` the job's partition. The worker synthesizes it itself, straight into its
+  // own pinned memory as a thread worker does: synthesized by the parent, a 32 GiB PoRep partition's 16 GiB
+  // witness was held three times over (the parent's copy, the spool file, the worker's) and the daemon of a
+  // 128 GiB host was killed for memory.
+  std::string vanilla_path = {};
 };
 
 struct Reply {
@@ -52,6 +62,11 @@ inline Reply reply_to(std::uint64_t id) {
   r.id = id;
   return r;
 }
+
+// A Filecoin vanilla-proof request as a parent spools it for its worker processes, and back (throws
+// std::runtime_error on malformed bytes).
+std::string encode_vanilla(const filecoin::VanillaRequest& v);
+filecoin::VanillaRequest decode_vanilla(const std::string& bytes);
 
 std::string encode(const Request& r);
 std::string encode(const Reply& r);

@@ -10,16 +10,22 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <list>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "cuda/fault_plan.hpp"
 #include "engine/engine.hpp"
 #include "engine/worker_protocol.hpp"
+#include "filecoin/vanilla_job.hpp"
 #include "io/huge_pages.hpp"
 
 namespace {
@@ -131,6 +137,30 @@ class Jobs {
   std::set<std::uint64_t> cancelled_early_;
 };
 
+// The vanilla-proof requests the parent spooled, each read once for all of its partitions this worker is
+// sent (a 32 GiB PoRep's ten come close together; a C1 output is tens of MB of JSON to parse). The newest
+// few stay; the parent removes a file when its job ends.
+class VanillaJobs {
+ public:
+  std::shared_ptr<const filecoin::VanillaJob> get(const std::string& path) {
+    std::lock_guard lock(mutex_);  // a second partition of the same job waits for the first one's read
+    for (const auto& [p, job] : recent_)
+      if (p == path) return job;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot open the spooled vanilla proofs " + path);
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    auto job = filecoin::read_vanilla_job(wp::decode_vanilla(bytes));
+    recent_.emplace_front(path, job);
+    if (recent_.size() > kKept) recent_.pop_back();
+    return job;
+  }
+
+ private:
+  static constexpr std::size_t kKept = 4;
+  std::mutex mutex_;
+  std::list<std::pair<std::string, std::shared_ptr<const filecoin::VanillaJob>>> recent_;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -205,6 +235,7 @@ int main(int argc, char** argv) {
     cuda::FaultPlan hang(cuda::fault_spec_from_env("CUZK_FAULT_WORKER_HANG", {}));
     Handlers handlers(fd);
     Jobs jobs;
+    VanillaJobs vanilla;
     while (auto frame = wp::read_frame(fd)) {
       const wp::Request request = wp::decode_request(*frame);
       if (request.kind == wp::RequestKind::kStatus) {
@@ -254,15 +285,17 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "cuzk-worker: injected hang (CUZK_FAULT_WORKER_HANG)\n");
         for (;;) ::pause();
       }
-      handlers.spawn([&e, &jobs, request] {
+      handlers.spawn([&e, &jobs, &vanilla, request] {
         auto reply = wp::reply_to(request.id);
         try {
-          engine::SubmitRequest s{"p" + std::to_string(request.partition),
-                                  request.circuit_id,
-                                  std::nullopt,
-                                  {},
-                                  {request.witness_path},
-                                  true};
+          engine::SubmitRequest s{"p" + std::to_string(request.partition), request.circuit_id};
+          if (request.vanilla_path.empty()) {
+            s.witness_paths = {request.witness_path};
+            s.single_partition = true;
+          } else {
+            s.vanilla_job = vanilla.get(request.vanilla_path);
+            s.vanilla_partition = request.partition;
+          }
           const std::string job = e.submit(std::move(s)).job_id;
           jobs.started(e, request.id, job);
           const auto result = e.await(job);

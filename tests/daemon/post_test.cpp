@@ -8,7 +8,10 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <chrono>
+#include <filesystem>
 #include <string>
+#include <thread>
 
 #include "cuzk/v1/proving.grpc.pb.h"
 #include "daemon/daemon_process.hpp"
@@ -189,7 +192,9 @@ TEST(DaemonPost, WindowAndWinningPostFromVanillaProofsVerifyAndBadRequestsAreRef
       << metrics->body.substr(0, 2000);
   EXPECT_NE(metrics->body.find("kind=\"winning_post\""), std::string::npos);
 
-  // With engine.isolation = "process" the daemon synthesizes the partition and its worker process proves it.
+  // With engine.isolation = "process" the worker process synthesizes the partition from the request the
+  // daemon spooled (its synthesis time comes back with the proof), and proves it; the spooled request goes
+  // with the job.
   test::TempRepository isolated_repo;
   Daemon isolated(isolated_repo.root(), "[filecoin]\nparameter_cache = \"" +
                                             test::test_parameter_cache().string() +
@@ -197,6 +202,18 @@ TEST(DaemonPost, WindowAndWinningPostFromVanillaProofsVerifyAndBadRequestsAreRef
   std::string isolated_job;
   ASSERT_TRUE(submit(isolated, full, &isolated_job).ok());
   expect_verifies(await(isolated, isolated_job), "wpost-2k", chain_inputs(PostKind::kWindow, two, r));
+  const std::string prefix = "cuzk-" + std::to_string(isolated.pid()) + "-";
+  auto spooled_requests = [&] {
+    int n = 0;
+    for (const auto& e : std::filesystem::directory_iterator("/dev/shm")) {
+      const std::string name = e.path().filename().string();
+      n += name.rfind(prefix, 0) == 0 && name.ends_with(".vanilla");
+    }
+    return n;
+  };
+  for (int i = 0; i < 50 && spooled_requests() > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(spooled_requests(), 0) << "the spooled request outlived its job";
 }
 
 }  // namespace

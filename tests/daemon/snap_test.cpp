@@ -132,7 +132,8 @@ TEST(DaemonSnap, SnapDealsFromPartitionProofsVerifiesAndBadRequestsAreRefused) {
       << metrics->body.substr(0, 2000);
   EXPECT_NE(metrics->body.find("kind=\"snap_deals\""), std::string::npos);
 
-  // With engine.isolation = "process" the daemon synthesizes the partition and its worker process proves it.
+  // With engine.isolation = "process" the worker process synthesizes the partition from the request the
+  // daemon spooled, and proves it.
   test::TempRepository isolated_repo;
   Daemon isolated(isolated_repo.root(), "[filecoin]\nparameter_cache = \"" +
                                             test::test_parameter_cache().string() +

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "engine/worker_protocol.hpp"
+#include "filecoin/vanilla_job.hpp"
 
 namespace cuzk::engine::worker_protocol {
 namespace {
@@ -25,6 +26,7 @@ Reply sample_reply() {
   p.result.stages.details_ms = {{"batch_add", 0.5}};
   p.result.prove_ms = 9.75;
   p.result.verify_ms = 3.5;
+  p.result.synthesis_ms = 1250.5;
   EngineStatus s;
   DeviceStatus d;
   d.ordinal = 1;
@@ -51,7 +53,7 @@ Reply sample_reply() {
 }
 
 TEST(WorkerProtocol, RequestsAndRepliesSurviveTheWire) {
-  const Request q{7, RequestKind::kCancel, "porep-32g", "/dev/shm/w.witness", 9, 5};
+  const Request q{7, RequestKind::kCancel, "porep-32g", "/dev/shm/w.witness", 9, 5, "/dev/shm/j.vanilla"};
   const Request back = decode_request(encode(q));
   EXPECT_EQ(back.id, 7u);
   EXPECT_EQ(back.kind, RequestKind::kCancel);
@@ -59,6 +61,7 @@ TEST(WorkerProtocol, RequestsAndRepliesSurviveTheWire) {
   EXPECT_EQ(back.witness_path, "/dev/shm/w.witness");
   EXPECT_EQ(back.partition, 9u);
   EXPECT_EQ(back.target, 5u);
+  EXPECT_EQ(back.vanilla_path, "/dev/shm/j.vanilla");
 
   const Reply p = sample_reply();
   const Reply r = decode_reply(encode(p));
@@ -72,6 +75,7 @@ TEST(WorkerProtocol, RequestsAndRepliesSurviveTheWire) {
   EXPECT_EQ(r.result.stages.stages_ms, p.result.stages.stages_ms);
   EXPECT_EQ(r.result.stages.details_ms, p.result.stages.details_ms);
   EXPECT_EQ(r.result.prove_ms, 9.75);
+  EXPECT_EQ(r.result.synthesis_ms, 1250.5);
   ASSERT_TRUE(r.status);
   ASSERT_EQ(r.status->devices.size(), 1u);
   EXPECT_EQ(r.status->devices[0].name, "H200");
@@ -87,6 +91,43 @@ TEST(WorkerProtocol, RequestsAndRepliesSurviveTheWire) {
   EXPECT_TRUE(r.already);
   EXPECT_EQ(r.bytes, 999u);
   EXPECT_EQ(r.holding, 2);
+}
+
+// A vanilla-proof request as the parent spools it for its worker processes: every field back as it was
+// (a PoRep's C1 bytes, PoSt sector proofs with their randomness, SnapDeals' commitments), and bytes cut
+// short or of another kind refused.
+TEST(WorkerProtocol, SpooledVanillaRequestsComeBackWhole) {
+  filecoin::VanillaRequest v;
+  v.kind = filecoin::CircuitKind::kSnapDeals;
+  v.c1 = {'{', '}', 0, 255};
+  v.proofs = {{1, 2, 3}, {}, std::vector<std::uint8_t>(1000, 7)};
+  for (std::uint8_t i = 0; i < 32; ++i) {
+    v.randomness[i] = i;
+    v.comm_r_old[i] = static_cast<std::uint8_t>(100 + i);
+    v.comm_d_new[i] = static_cast<std::uint8_t>(200 + i);
+    v.comm_r_new[i] = static_cast<std::uint8_t>(255 - i);
+  }
+  v.sector_size = std::uint64_t(32) << 30;
+  v.registered_proof = 3;
+  v.partition = 11;
+  const std::string bytes = encode_vanilla(v);
+  const filecoin::VanillaRequest w = decode_vanilla(bytes);
+  EXPECT_EQ(w.kind, v.kind);
+  EXPECT_EQ(w.c1, v.c1);
+  EXPECT_EQ(w.proofs, v.proofs);
+  EXPECT_EQ(w.randomness, v.randomness);
+  EXPECT_EQ(w.sector_size, v.sector_size);
+  EXPECT_EQ(w.registered_proof, v.registered_proof);
+  EXPECT_EQ(w.partition, 11u);
+  EXPECT_EQ(w.comm_r_old, v.comm_r_old);
+  EXPECT_EQ(w.comm_d_new, v.comm_d_new);
+  EXPECT_EQ(w.comm_r_new, v.comm_r_new);
+  v.registered_proof.reset();
+  EXPECT_FALSE(decode_vanilla(encode_vanilla(v)).registered_proof.has_value());
+
+  for (std::size_t cut : {std::size_t(0), std::size_t(12), bytes.size() / 2, bytes.size() - 1})
+    EXPECT_THROW(decode_vanilla(bytes.substr(0, cut)), std::runtime_error) << "cut at " << cut;
+  EXPECT_THROW(decode_vanilla(encode(Request{})), std::runtime_error) << "a request frame";
 }
 
 TEST(WorkerProtocol, ShortOrUnknownFramesAreRefused) {
