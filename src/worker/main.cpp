@@ -33,6 +33,19 @@ namespace {
 using namespace cuzk;
 namespace wp = engine::worker_protocol;
 
+// When the host runs out of memory the kernel ends the process it scores worst. A worker process's end is
+// recovered from (its parent starts another and proves its partitions again), the daemon's is not: it holds
+// every queued job and the clients' connections. So a worker raises its own score (unprivileged: lowering
+// the daemon's would need CAP_SYS_RESOURCE); where /proc cannot be written it runs on as it is.
+constexpr int kWorkerOomScoreAdj = 500;
+
+void prefer_this_process_under_memory_pressure() {
+  if (std::FILE* f = std::fopen("/proc/self/oom_score_adj", "w")) {
+    std::fprintf(f, "%d\n", kWorkerOomScoreAdj);
+    std::fclose(f);
+  }
+}
+
 cuda::FaultSpec parse_fault(const std::string& s) {
   cuda::FaultSpec f;
   if (s.empty()) return f;
@@ -165,6 +178,7 @@ class VanillaJobs {
 
 int main(int argc, char** argv) {
   cuzk::io::use_huge_pages_for_malloc(argv);  // before any thread (the engine passes its setting on)
+  prefer_this_process_under_memory_pressure();
   CLI::App app{"cuzk-worker: proves partitions for a cuzk engine with isolation = \"process\""};
   int fd = -1, device = -1;
   unsigned workers = 1;

@@ -11,7 +11,9 @@
 #include <fstream>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "engine/engine.hpp"
 #include "engine/worker_process.hpp"
@@ -45,6 +47,34 @@ EngineConfig process_config(const test::TempRepository& repo) {
   std::filesystem::create_directories(cfg.spool_dir);
   cfg.log = [](const std::string&) {};
   return cfg;
+}
+
+// The processes this one started whose program is `name` (their /proc entries' parent, and the file name of
+// their argv[0]: the command name shows how the worker was executed, not what).
+std::vector<std::string> children_named(const std::string& name) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string pid = e.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream status(e.path() / "status");
+    std::string line;
+    long ppid = -1;
+    while (std::getline(status, line))
+      if (line.rfind("PPid:", 0) == 0) ppid = std::atol(line.c_str() + 5);
+    if (ppid != ::getpid()) continue;
+    std::ifstream cmdline(e.path() / "cmdline");
+    std::string argv0;
+    std::getline(cmdline, argv0, '\0');
+    if (std::filesystem::path(argv0).filename() == name) out.push_back(pid);
+  }
+  return out;
+}
+
+int oom_score_adj(const std::string& pid) {
+  std::ifstream in("/proc/" + pid + "/oom_score_adj");
+  int v = -10000;
+  in >> v;
+  return v;
 }
 
 // Spooled witnesses in `dir` (the key store's folder lives there too, while the engine runs).
@@ -104,6 +134,12 @@ TEST(EngineProcess, WorkerProcessesProveAndEveryProofIsCheckedHere) {
   ASSERT_EQ(rb.status, JobStatus::kCompleted) << rb.error;
   for (const auto& p : rb.partitions) EXPECT_EQ(p.proof_bytes.size(), 192u);
   EXPECT_EQ(files_in(spool), 0u) << "spooled witnesses outlived their jobs";
+  // Out of memory, the kernel ends a worker process (started again, its partitions proved again) before
+  // this one, which holds the jobs: the workers raise their own score, this process keeps its own.
+  const auto workers = children_named("cuzk-worker");
+  ASSERT_FALSE(workers.empty()) << "no cuzk-worker child found in /proc";
+  for (const auto& pid : workers) EXPECT_EQ(oom_score_adj(pid), 500) << "worker process " << pid;
+  EXPECT_LT(oom_score_adj(std::to_string(::getpid())), 500);
   const auto s = e.status();
   EXPECT_EQ(s.faults.worker_restarts, 0u);
   // This process holds verifying keys only: the worker process holds the proving keys.
