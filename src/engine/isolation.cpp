@@ -91,7 +91,9 @@ void Engine::start_worker_processes(int gpus) {
       std::to_string(config_.max_witness_bytes), "--max-attempts", std::to_string(config_.max_attempts),
       "--vram-limit", std::to_string(config_.vram_limit), "--vram-margin",
       std::to_string(config_.vram_margin), "--pinned-pool",
-      std::to_string(config_.prestage ? config_.pinned_pool : 0),
+      // One pool serves every GPU's workers in thread isolation; here each worker process has its own, so
+      // each gets its share (the whole pool per process took N GPUs' worth of page-locked memory).
+      std::to_string(config_.prestage ? config_.pinned_pool / sharers : 0),
       // Each worker process makes its partitions' witnesses: the host budget is split between them. The keys
       // they share (the key store) each counts at its share, so that together they count every key once.
       "--host-memory-budget", std::to_string(config_.host_memory_budget / sharers), "--key-sharers",

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -371,6 +372,43 @@ TEST(EngineProcess, PreloadAndEvictReachTheWorker) {
   EXPECT_FALSE(e.preload("bn").already_loaded);  // gone from the worker, so loaded again
   const auto r = e.await(e.submit({"after", "bn", std::nullopt, bn}).job_id);
   EXPECT_EQ(r.status, JobStatus::kCompleted) << r.error;
+}
+
+// The arguments the worker process `pid` was started with.
+std::vector<std::string> arguments_of(const std::string& pid) {
+  std::ifstream in("/proc/" + pid + "/cmdline");
+  std::vector<std::string> args;
+  for (std::string a; std::getline(in, a, '\0');) args.push_back(a);
+  return args;
+}
+
+// Each GPU's worker process gets its share of the witness pinned pool and of the host memory budget, as
+// one pool and one budget serve every GPU in thread isolation: with the whole pool each, two GPUs' worker
+// processes could page-lock twice what the host was meant to give. Two simulated GPUs here.
+TEST(EngineProcess, EachGpusWorkerProcessGetsItsShareOfThePinnedPoolAndTheHostBudget) {
+  test::TempRepository repo;
+  const auto bn = repo.add<Bn254>("bn", 300, 1);
+  auto cfg = process_config(repo);
+  cfg.simulated_devices = 2;
+  cfg.pinned_pool = std::size_t(8) << 30;
+  cfg.host_memory_budget = std::size_t(20) << 30;
+  Engine e(cfg);
+  const auto r = e.await(e.submit({"one", "bn", std::nullopt, bn}).job_id);
+  ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+  std::vector<std::string> workers;
+  for (int i = 0; i < 50 && (workers = children_named("cuzk-worker")).size() < 2; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_EQ(workers.size(), 2u);
+  for (const auto& pid : workers) {
+    const auto args = arguments_of(pid);
+    auto value_of = [&](const std::string& option) {
+      const auto it = std::find(args.begin(), args.end(), option);
+      return it != args.end() && it + 1 != args.end() ? *(it + 1) : std::string("(missing)");
+    };
+    EXPECT_EQ(value_of("--pinned-pool"), std::to_string(std::size_t(4) << 30)) << "worker process " << pid;
+    EXPECT_EQ(value_of("--host-memory-budget"), std::to_string(std::size_t(10) << 30))
+        << "worker process " << pid;
+  }
 }
 
 // The worker's own faults (here: corrupted proofs its self-check caught and proved again) appear in this
