@@ -52,6 +52,45 @@ long open_fds(pid_t pid) {
   for ([[maybe_unused]] const auto& e : fs::directory_iterator("/proc/" + std::to_string(pid) + "/fd")) ++n;
   return n;
 }
+// The names of the process's threads, sorted: what a failed thread-count check prints.
+std::string thread_names(pid_t pid) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator("/proc/" + std::to_string(pid) + "/task")) {
+    std::string name;
+    std::getline(std::ifstream(e.path() / "comm"), name);
+    names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+// The daemon's file descriptors and threads. gRPC's and the engine's pools start and end threads as load
+// comes and goes (the count at rest varied 22–23 between runs), so the baseline is the most seen over a
+// second at rest, and the check after the load waits up to 30 s (gRPC retires idle pool threads after ~20 s)
+// for the counts to come back to it: a per-job leak — hundreds of jobs — cannot hide in that.
+struct Resources {
+  long fds = 0, threads = 0;
+};
+Resources resources_at_rest(pid_t pid) {
+  Resources most;
+  for (int i = 0; i < 5; ++i) {
+    most.fds = std::max(most.fds, open_fds(pid));
+    most.threads = std::max(most.threads, proc_status(pid, "Threads"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return most;
+}
+Resources resources_back_to(pid_t pid, const Resources& baseline) {
+  Resources now;
+  for (int i = 0; i < 60; ++i) {
+    now = {open_fds(pid), proc_status(pid, "Threads")};
+    if (now.fds <= baseline.fds && now.threads <= baseline.threads) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  return now;
+}
 
 struct Circuit {
   std::string id;
@@ -116,8 +155,16 @@ TEST(DaemonSoak, MixedClientsCancelsAndBadRequestsLoseNothing) {
       {"bls", false, repo.add<Bls12_381>("bls", 1 << 9, 4)},
       {"multi", false, repo.add<Bls12_381>("multi", 1 << 8, 2, "partitions = 2\n")}};
   constexpr long kBudgetMiB = 1024;
-  test::Daemon d(repo.root(), "[engine]\nhost_memory_budget = \"" + std::to_string(kBudgetMiB) + "MiB\"\n");
+  test::Daemon d(repo.root(), "[engine]\nhost_memory_budget = \"" + std::to_string(kBudgetMiB) + "MiB\"\n",
+                 repo.root() / "daemon.log");
   const pid_t pid = d.pid();
+  // On any failure (an ASSERT returns early too), the end of the daemon's log.
+  struct LogOnFailure {
+    const test::Daemon& d;
+    ~LogOnFailure() {
+      if (::testing::Test::HasFailure()) d.print_log_tail(60);
+    }
+  } log_on_failure{d};
 
   // Warm-up: every circuit loaded and proved once, so the baseline counts the daemon's steady state.
   for (const Circuit& c : circuits) {
@@ -128,7 +175,7 @@ TEST(DaemonSoak, MixedClientsCancelsAndBadRequestsLoseNothing) {
     ASSERT_EQ(await_job(*stub, sub.job_id()).status(), v1::AwaitProofResponse::COMPLETED);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  const long fds_before = open_fds(pid), threads_before = proc_status(pid, "Threads");
+  const Resources before = resources_at_rest(pid);
 
   std::mutex mutex;
   std::vector<Acknowledged> acknowledged;
@@ -199,7 +246,7 @@ TEST(DaemonSoak, MixedClientsCancelsAndBadRequestsLoseNothing) {
   // Every acknowledged job, awaited on a fresh connection.
   auto stub = connect(d.socket());
   std::size_t completed = 0, cancelled = 0, verified = 0;
-  double longest_partition_ms = 0;
+  double longest_partition_ms = 0, longest_queue_ms = 0;
   for (const Acknowledged& a : acknowledged) {
     const v1::AwaitProofResponse r = await_job(*stub, a.job_id);
     if (a.cancelled && r.status() == v1::AwaitProofResponse::CANCELLED) {
@@ -214,34 +261,38 @@ TEST(DaemonSoak, MixedClientsCancelsAndBadRequestsLoseNothing) {
     verified += ok;
     if (a.circuit != "multi")
       longest_partition_ms = std::max(longest_partition_ms, double(r.total_ms()) - double(r.queue_wait_ms()));
+    longest_queue_ms = std::max(longest_queue_ms, double(r.queue_wait_ms()));
   }
   load_done = true;
   critical_client.join();
   for (const auto& r : critical) {
     EXPECT_EQ(r.status(), v1::AwaitProofResponse::COMPLETED);
-    // A worker frees up within one partition of the load; a little more on a loaded 2-core machine.
-    EXPECT_LE(double(r.queue_wait_ms()), longest_partition_ms + 500)
+    // A worker frees up within one partition of the load; a second more on a 2-core CI machine shared with
+    // another test's proving. Behind the load itself a job waits seconds (longest_queue_ms, printed).
+    EXPECT_LE(double(r.queue_wait_ms()), longest_partition_ms + 1000)
         << "a CRITICAL job waited behind the load";
   }
-  std::this_thread::sleep_for(std::chrono::seconds(1));
   stub.reset();
-  std::this_thread::sleep_for(std::chrono::seconds(1));
-  const long fds_after = open_fds(pid), threads_after = proc_status(pid, "Threads");
+  const Resources after = resources_back_to(pid, before);
   const long peak_mib = proc_status(pid, "VmHWM") / 1024;
+  double longest_critical_ms = 0;
+  for (const auto& r : critical)
+    longest_critical_ms = std::max(longest_critical_ms, double(r.queue_wait_ms()));
   std::printf(
       "soak: %zu jobs from %zu clients: %zu acknowledged (%zu completed and verified %zu, %zu cancelled), "
       "%zu "
-      "malformed and %zu oversized refused, %zu callers gave up; %zu CRITICAL jobs, longest partition %.0f "
-      "ms; "
-      "daemon peak RSS %ld MiB (budget %ld MiB); fds %ld → %ld, threads %ld → %ld\n",
+      "malformed and %zu oversized refused, %zu callers gave up; longest partition %.0f ms, longest queue "
+      "wait "
+      "%.0f ms; %zu CRITICAL jobs, longest wait %.0f ms; daemon peak RSS %ld MiB (budget %ld MiB); fds %ld → "
+      "%ld, threads %ld → %ld\n",
       jobs, clients, acknowledged.size(), completed, verified, cancelled, refused_bad.load(),
-      refused_big.load(), gave_up.load(), critical.size(), longest_partition_ms, peak_mib, kBudgetMiB,
-      fds_before, fds_after, threads_before, threads_after);
+      refused_big.load(), gave_up.load(), longest_partition_ms, longest_queue_ms, critical.size(),
+      longest_critical_ms, peak_mib, kBudgetMiB, before.fds, after.fds, before.threads, after.threads);
   EXPECT_EQ(verified, completed);
   EXPECT_GT(completed, jobs / 2);
   EXPECT_LT(peak_mib, kBudgetMiB);
-  EXPECT_LE(fds_after, fds_before);
-  EXPECT_LE(threads_after, threads_before);
+  EXPECT_LE(after.fds, before.fds) << "file descriptors still open 30 s after the load";
+  EXPECT_LE(after.threads, before.threads) << "threads 30 s after the load: " << thread_names(pid);
 }
 
 }  // namespace
