@@ -2,6 +2,7 @@
 // fix (bad files, wrong curve, unsatisfied witness) are thrown as exceptions and reported by main().
 #pragma once
 
+#include <chrono>
 #include <optional>
 #include <string>
 
@@ -13,6 +14,11 @@ enum Exit : int {
   kFailed = 1,    // the operation failed: bad input, invalid proof (verify), unsatisfied witness
   kBadInput = 2,  // verify only: the files could not be read, as opposed to a proof that is wrong
 };
+
+// Seconds from t0 to now: the subcommands' progress lines.
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 // "auto" → cuda when this build has the CUDA backend and a device is present, else cpu; throws for "cuda"
 // without one.

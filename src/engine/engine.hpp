@@ -17,8 +17,10 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -354,6 +356,9 @@ class Engine {
   // The GPUs to use (engine.devices, or all `gpus`); throws for one that does not exist.
   std::vector<int> gpu_ordinals(int gpus) const;
   Worker& add_worker(std::string name);
+  // `bytes` to a new file in spool_dir named for this process, a counter and `suffix`; a failed write
+  // leaves no file behind and throws.
+  std::filesystem::path write_spool_file(std::span<const std::byte> bytes, std::string_view suffix);
   std::vector<std::string> spool(SubmitRequest& req);
   // A vanilla-proof request written to a spool file for the worker processes (worker_protocol's
   // encode_vanilla); returns the file.

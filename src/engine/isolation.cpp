@@ -143,17 +143,25 @@ void Engine::start_worker_processes(int gpus) {
   }
 }
 
+std::filesystem::path Engine::write_spool_file(std::span<const std::byte> bytes, std::string_view suffix) {
+  auto path = config_.spool_dir / ("cuzk-" + std::to_string(::getpid()) + "-" +
+                                   std::to_string(spooled_.fetch_add(1)) + std::string(suffix));
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out.flush()) {
+    out.close();
+    std::error_code ec;
+    std::filesystem::remove(path, ec);  // a partial file is no use to anyone
+    throw std::runtime_error("cannot write the spool file " + path.string());
+  }
+  return path;
+}
+
 std::vector<std::string> Engine::spool(SubmitRequest& req) {
   std::vector<std::string> paths;
   try {
-    for (const auto& bytes : req.witnesses) {
-      const auto path = config_.spool_dir / ("cuzk-" + std::to_string(::getpid()) + "-" +
-                                             std::to_string(spooled_.fetch_add(1)) + ".witness");
-      paths.push_back(path.string());
-      std::ofstream out(path, std::ios::binary);
-      out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-      if (!out.flush()) throw std::runtime_error("cannot write the spool file " + path.string());
-    }
+    for (const auto& bytes : req.witnesses)
+      paths.push_back(write_spool_file(std::as_bytes(std::span(bytes)), ".witness"));
   } catch (...) {
     for (const auto& p : paths) {
       std::error_code ec;
@@ -165,17 +173,8 @@ std::vector<std::string> Engine::spool(SubmitRequest& req) {
 }
 
 std::string Engine::spool_vanilla(const filecoin::VanillaRequest& v) {
-  const auto path = config_.spool_dir / ("cuzk-" + std::to_string(::getpid()) + "-" +
-                                         std::to_string(spooled_.fetch_add(1)) + ".vanilla");
   const std::string bytes = worker_protocol::encode_vanilla(v);
-  std::ofstream out(path, std::ios::binary);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out.flush()) {
-    std::error_code ec;
-    std::filesystem::remove(path, ec);
-    throw std::runtime_error("cannot write the spool file " + path.string());
-  }
-  return path.string();
+  return write_spool_file(std::as_bytes(std::span(bytes)), ".vanilla").string();
 }
 
 void Engine::prove_in_worker_process(Worker& w, Job& job, std::uint32_t partition, PartitionResult& r) {

@@ -9,12 +9,10 @@
 namespace cuzk::filecoin {
 namespace {
 
-constexpr std::array<std::string_view, 5> kSizeNames = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
-
-struct Table {
+struct PostTable {
   std::array<std::string, 15> names;
   std::array<RegisteredPostProof, 15> proofs;
-  Table() {
+  PostTable() {
     const auto sizes = production_porep_params();  // smallest first, as the groups list them
     struct Group {
       std::string_view prefix, suffix;
@@ -28,30 +26,30 @@ struct Table {
       for (std::size_t s = 0; s < sizes.size(); ++s) {
         const std::size_t id = g * 5 + s;
         names[id] =
-            std::string(groups[g].prefix) + std::string(kSizeNames[s]) + std::string(groups[g].suffix);
+            std::string(groups[g].prefix) + sizes[s].name + std::string(groups[g].suffix);
         proofs[id] = {id, names[id], groups[g].kind, sizes[s].sector_bytes, groups[g].version};
       }
   }
 };
 
-const Table& table() {
-  static const Table t;
+const PostTable& post_table() {
+  static const PostTable t;
   return t;
 }
 
 }  // namespace
 
 std::span<const RegisteredPostProof> registered_post_proofs() {
-  return table().proofs;
+  return post_table().proofs;
 }
 
 const RegisteredPostProof* find_registered_post_proof(std::uint64_t id) {
-  return id < table().proofs.size() ? &table().proofs[id] : nullptr;
+  return id < post_table().proofs.size() ? &post_table().proofs[id] : nullptr;
 }
 
 const RegisteredPostProof& latest_registered_post_proof(PostKind kind, std::uint64_t sector_bytes) {
   const RegisteredPostProof* found = nullptr;
-  for (const RegisteredPostProof& p : table().proofs)
+  for (const RegisteredPostProof& p : post_table().proofs)
     if (p.kind == kind && p.sector_bytes == sector_bytes) found = &p;  // the last group is the newest
   if (!found)
     throw std::invalid_argument("no " + std::string(to_string(kind)) + " PoSt proof type for a sector of " +

@@ -9,8 +9,6 @@
 namespace cuzk::filecoin {
 namespace {
 
-constexpr std::array<std::string_view, 5> kSizeNames = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
-
 // get_porep_non_interactive_partitions (filecoin-proofs constants.rs): 13 for the test sizes, 126 for
 // 32/64 GiB.
 unsigned non_interactive_partitions(const PorepParams& params) {
@@ -40,7 +38,7 @@ struct Table {
     names.reserve(proofs.size());
     for (std::size_t g = 0; g < 4; ++g)
       for (std::size_t s = 0; s < sizes.size(); ++s)
-        names.push_back("StackedDrg" + std::string(kSizeNames[s]) + std::string(groups[g].suffix));
+        names.push_back("StackedDrg" + sizes[s].name + std::string(groups[g].suffix));
     for (std::size_t g = 0; g < 4; ++g)
       for (std::size_t s = 0; s < sizes.size(); ++s) {
         RegisteredSealProof& p = proofs[g * 5 + s];
@@ -148,11 +146,10 @@ const RegisteredSealProof& registered_seal_proof_by_name(std::string_view name) 
 
 const RegisteredSealProof& registered_seal_proof_for(const PorepParams& params, ApiVersion api_version,
                                                      PorepFeature feature) {
-  const std::size_t s = size_index(params.sector_bytes);
   for (const RegisteredSealProof& p : table().proofs)
     if (p.sector_bytes == params.sector_bytes && p.api_version == api_version && p.feature == feature)
       return p;
-  throw std::invalid_argument("no registered seal proof for " + std::string(kSizeNames[s]) +
+  throw std::invalid_argument("no registered seal proof for " + params.name +
                               " with API version " + std::string(version_name(api_version)) +
                               " and feature " + std::string(porep_feature_name(feature)));
 }
@@ -164,7 +161,8 @@ std::uint64_t registered_seal_proof_v1_1(const PorepParams& params) {
 std::string_view vanilla_seal_proof_variant(const PorepParams& params) {
   static const std::array<std::string, 5> variants = [] {
     std::array<std::string, 5> v;
-    for (std::size_t s = 0; s < v.size(); ++s) v[s] = "StackedDrg" + std::string(kSizeNames[s]) + "V1";
+    const auto sizes = production_porep_params();  // smallest first, as size_index counts
+    for (std::size_t s = 0; s < v.size(); ++s) v[s] = "StackedDrg" + sizes[s].name + "V1";
     return v;
   }();
   return variants[size_index(params.sector_bytes)];

@@ -14,7 +14,7 @@ namespace cuzk::io::key_image {
 namespace {
 
 constexpr char kMagic[8] = {'C', 'U', 'Z', 'K', 'I', 'M', 'G', '1'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kKeyImageVersion = 1;
 
 std::string errno_text() {
   return std::strerror(errno);
@@ -111,7 +111,7 @@ void write_header(std::uint8_t* at, const Header& h) {
   std::memset(at, 0, kHeaderBytes);
   Out o{at};
   o.bytes(kMagic, sizeof kMagic);
-  o.put(kVersion);
+  o.put(kKeyImageVersion);
   o.put(static_cast<std::uint32_t>(h.kind));
   o.put(h.source.size), o.put(h.source.mtime_ns), o.put(h.source.inode);
   o.put(h.file_bytes);
@@ -129,9 +129,9 @@ Header read_header(const std::uint8_t* at, std::size_t file_bytes, const std::st
   char magic[8];
   in.bytes(magic, sizeof magic);
   if (std::memcmp(magic, kMagic, sizeof magic) != 0) throw ImageError(path + ": not a cuzk key image");
-  if (const auto v = in.get<std::uint32_t>(); v != kVersion)
+  if (const auto v = in.get<std::uint32_t>(); v != kKeyImageVersion)
     throw ImageError(path + ": key image version " + std::to_string(v) + ", this build reads " +
-                     std::to_string(kVersion));
+                     std::to_string(kKeyImageVersion));
   Header h;
   h.kind = static_cast<KeyKind>(in.get<std::uint32_t>());
   h.source.size = in.get<std::uint64_t>();

@@ -24,7 +24,7 @@ using gadgets::Fr;
 // Values go to and from the file as the bytes Fr holds (Montgomery limbs): no conversion per term.
 static_assert(std::is_trivially_copyable_v<Fr> && sizeof(Fr) == 32, "Fr must be 32 bytes of limbs");
 
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kPrecompiledVersion = 1;
 constexpr std::uint32_t kInputRowsImplied = 1;  // flags bit 0
 constexpr std::uint32_t kSections = 7;
 
@@ -107,7 +107,7 @@ std::uint64_t popcount(const std::vector<std::uint64_t>& words) {
 // ---- reading ---------------------------------------------------------------------------------------------
 
 PrecompiledCircuitHeader parse_header(const BinFile& f) {
-  f.require_version(kVersion);
+  f.require_version(kPrecompiledVersion);
   Cursor c = f.section(1, "header");
   const std::uint64_t prime_at = c.offset() + 4;  // past n8
   if (read_prime_field(c, PrimeKind::scalar, "r") != CurveId::bls12_381)
@@ -296,7 +296,7 @@ void write_precompiled_circuit(const std::string& path, const gadgets::Precompil
   const gadgets::Shape& s = circuit.shape;
   const std::vector<std::uint64_t> bitmaps[3] = {clean_words(s.a_aux), clean_words(s.b_input),
                                                  clean_words(s.b_aux)};
-  BinWriter w(path, "cpce", kVersion, kSections);
+  BinWriter w(path, "cpce", kPrecompiledVersion, kSections);
 
   w.begin_section(1);
   const auto r = Fr::modulus();

@@ -8,7 +8,7 @@ namespace cuzk::io {
 
 namespace {
 
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kR1csVersion = 1;
 
 template <class Curve>
 void read_lc(Cursor& c, std::uint32_t n_wires, std::uint32_t constraint, char which,
@@ -53,7 +53,7 @@ void write_lc(BinWriter& w, const r1cs::LinearCombination<Curve>& lc) {
 template <class Curve>
 r1cs::ConstraintSystem<Curve> read_r1cs(const std::string& path) {
   BinFile f(path, "r1cs");
-  f.require_version(kVersion);
+  f.require_version(kR1csVersion);
   for (std::uint32_t id : {4u, 5u})
     if (f.find(id))
       f.fail("has custom gates (section " + std::to_string(id) +
@@ -99,7 +99,7 @@ void write_r1cs(const std::string& path, const r1cs::ConstraintSystem<Curve>& cs
   using Fr = typename Curve::Fr;
   if (cs.constraints.size() > UINT32_MAX)
     throw std::invalid_argument("write_r1cs: more than 2^32 − 1 constraints");
-  BinWriter w(path, "r1cs", kVersion, 3);
+  BinWriter w(path, "r1cs", kR1csVersion, 3);
   w.begin_section(1);
   const auto r = Fr::modulus();
   w.u32(static_cast<std::uint32_t>(Fr::bytes()));

@@ -9,13 +9,13 @@ namespace cuzk::io {
 
 namespace {
 
-constexpr std::uint32_t kVersion = 2;
+constexpr std::uint32_t kWtnsVersion = 2;
 
 // The header, checked (version, curve, section size); the cursor is left on the values.
 template <class Curve>
 std::pair<std::uint32_t, Cursor> open_values(const BinFile& f) {
   using Fr = typename Curve::Fr;
-  f.require_version(kVersion);
+  f.require_version(kWtnsVersion);
 
   Cursor h = f.section(1, "header");
   const CurveId curve = read_prime_field(h, PrimeKind::scalar, "prime");
@@ -81,7 +81,7 @@ template <class Curve>
 void write_wtns(const std::string& path, std::span<const typename Curve::Fr> witness) {
   using Fr = typename Curve::Fr;
   if (witness.size() > UINT32_MAX) throw std::invalid_argument("write_wtns: more than 2^32 − 1 values");
-  BinWriter w(path, "wtns", kVersion, 2);
+  BinWriter w(path, "wtns", kWtnsVersion, 2);
   w.begin_section(1);
   const auto r = Fr::modulus();
   w.u32(static_cast<std::uint32_t>(Fr::bytes()));

@@ -17,7 +17,7 @@ namespace cuzk::io {
 
 namespace {
 
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kZkeyVersion = 1;
 constexpr std::uint32_t kGroth16 = 1;
 constexpr std::uint32_t kCoefHeader = 12;  // u32 matrix, u32 constraint, u32 signal
 constexpr std::uint32_t kN8r = 32;         // both curves' r fits 32 bytes
@@ -72,7 +72,7 @@ struct Header {
 
 // Reads section 1 and the scalar part of section 2, and leaves `s2` positioned at α1.
 Header read_header(const BinFile& f, Cursor& s2) {
-  f.require_version(kVersion);
+  f.require_version(kZkeyVersion);
   Cursor s1 = f.section(1, section_name(1));
   s1.require_size(4, "4 (u32 protocol)");
   const std::uint32_t protocol = s1.u32("protocol");
@@ -304,7 +304,7 @@ template <class Curve>
 void write_zkey(const std::string& path, const groth16::ProvingKey<Curve>& pk) {
   using Fr = typename Curve::Fr;
   require_consistent(pk);
-  BinWriter w(path, "zkey", kVersion, 10);
+  BinWriter w(path, "zkey", kZkeyVersion, 10);
 
   w.begin_section(1);
   w.u32(kGroth16);

@@ -21,7 +21,7 @@ using ff::BigInt;
 using ff::random_element;
 using ff::u64;
 using Rng = std::mt19937_64;
-constexpr std::uint64_t kSeed = 0x63757a6b2d6563ULL;  // "cuzk-ec"
+constexpr std::uint64_t kEcSeed = 0x63757a6b2d6563ULL;  // "cuzk-ec"
 
 // Random element of a base field (Fq) or of Fq2.
 template <class F>
@@ -67,7 +67,7 @@ class ecGroup : public ::testing::Test {
   using J = typename G::J;
   using Fr = typename G::Fr;
 
-  Rng rng{kSeed};
+  Rng rng{kEcSeed};
 
   Fr random_scalar() { return random_element<Fr>(rng); }
   // A random point of the prime-order subgroup: k·g for random k.

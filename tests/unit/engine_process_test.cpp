@@ -22,19 +22,11 @@
 #include "groth16/verifier.hpp"
 #include "io/json.hpp"
 #include "io/zkey.hpp"
+#include "unit/engine_result_check.hpp"
 #include "unit/engine_test_util.hpp"
 
 namespace cuzk::engine {
 namespace {
-
-template <class Curve>
-void expect_valid(const std::filesystem::path& root, const std::string& circuit, const PartitionResult& p) {
-  ASSERT_EQ(p.state, PartitionState::kDone) << p.error;
-  const auto pk = io::read_zkey<Curve>((root / circuit / "circuit.zkey").string());
-  EXPECT_TRUE(groth16::verify(pk.verifying_key(), io::public_from_json<Curve>(p.public_json, "public"),
-                              io::proof_from_json<Curve>(p.proof_json, "proof"))
-                  .valid);
-}
 
 // isolation = "process" on the CPU backend, the build tree's worker, and a spool folder inside the
 // repository (so a test can see that spooled witnesses go away).

@@ -5,14 +5,14 @@
 
 #include <gtest/gtest.h>
 
-#include <mutex>
-
 #include <atomic>
+#include <mutex>
 #include <thread>
 
 #include "groth16/verifier.hpp"
 #include "io/json.hpp"
 #include "io/zkey.hpp"
+#include "unit/engine_result_check.hpp"
 #include "unit/engine_test_util.hpp"
 
 namespace cuzk::engine {
@@ -25,15 +25,6 @@ EngineConfig cpu_config(const std::filesystem::path& root, unsigned workers = 1)
   c.cpu_workers = workers;
   c.log = [](const std::string&) {};
   return c;
-}
-
-template <class Curve>
-void expect_valid(const std::filesystem::path& root, const std::string& circuit, const PartitionResult& p) {
-  ASSERT_EQ(p.state, PartitionState::kDone) << p.error;
-  const auto pk = io::read_zkey<Curve>((root / circuit / "circuit.zkey").string());
-  const auto proof = io::proof_from_json<Curve>(p.proof_json, "proof");
-  const auto pub = io::public_from_json<Curve>(p.public_json, "public");
-  EXPECT_TRUE(groth16::verify(pk.verifying_key(), pub, proof).valid);
 }
 
 // Submitting `q` must fail with a RequestError whose message contains `needle`.

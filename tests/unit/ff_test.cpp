@@ -28,7 +28,7 @@ namespace {
 
 using namespace cuzk::ff;
 using Rng = std::mt19937_64;
-constexpr std::uint64_t kSeed = 0x63757a6b2d6666ULL;  // "cuzk-ff"
+constexpr std::uint64_t kFfSeed = 0x63757a6b2d6666ULL;  // "cuzk-ff"
 
 // ---- GMP bridges ----------------------------------------------------------------------------------
 template <std::size_t N>
@@ -124,7 +124,7 @@ TYPED_TEST(ffPrimeField, ConstantsMatchGmp) {
 TYPED_TEST(ffPrimeField, ArithmeticMatchesGmp) {
   using F = TypeParam;
   const mpz_class p = modulus_mpz<F>();
-  Rng rng(kSeed);
+  Rng rng(kFfSeed);
   int nonzero = 0;
   for (int it = 0; it < 1000; ++it) {
     const mpz_class A = random_mpz<F>(rng), B = random_mpz<F>(rng);
@@ -219,7 +219,7 @@ TYPED_TEST(ffPrimeField, EdgeValues) {
 
 TYPED_TEST(ffPrimeField, IntRoundTrip) {
   using F = TypeParam;
-  Rng rng(kSeed + 1);
+  Rng rng(kFfSeed + 1);
   for (int it = 0; it < 1000; ++it) {
     const mpz_class A = random_mpz<F>(rng);
     const auto ai = to_bigint<F::N>(A);
@@ -243,7 +243,7 @@ TYPED_TEST(ffPrimeField, IntRoundTrip) {
 TYPED_TEST(ffPrimeField, SqrtAndLegendre) {
   using F = TypeParam;
   const mpz_class p = modulus_mpz<F>();
-  Rng rng(kSeed + 2);
+  Rng rng(kFfSeed + 2);
   int residues = 0, nonresidues = 0;
   for (int it = 0; it < 200; ++it) {
     const mpz_class A = random_mpz<F>(rng);
@@ -288,7 +288,7 @@ TYPED_TEST(ffPrimeField, SqrtAndLegendre) {
 
 TYPED_TEST(ffPrimeField, BatchInverse) {
   using F = TypeParam;
-  Rng rng(kSeed + 3);
+  Rng rng(kFfSeed + 3);
   for (std::size_t n : {0u, 1u, 2u, 3u, 17u, 100u}) {
     std::vector<F> xs(n);
     for (auto& x : xs) x = random_element<F>(rng);
@@ -313,7 +313,7 @@ TYPED_TEST(ffPrimeField, BatchInverse) {
 TYPED_TEST(ffPrimeField, BytesRoundTrip) {
   using F = TypeParam;
   constexpr std::size_t nb = F::bytes();
-  Rng rng(kSeed + 4);
+  Rng rng(kFfSeed + 4);
   for (int it = 0; it < 1000; ++it) {
     const mpz_class A = random_mpz<F>(rng);
     const F a = from_mpz<F>(A);
@@ -381,7 +381,7 @@ TYPED_TEST(ffPrimeField, BytesRoundTrip) {
 TYPED_TEST(ffPrimeField, DecimalRoundTrip) {
   using F = TypeParam;
   const mpz_class p = modulus_mpz<F>();
-  Rng rng(kSeed + 5);
+  Rng rng(kFfSeed + 5);
   for (int it = 0; it < 1000; ++it) {
     // Mix in small values so short strings and zero-padded 10^19 chunks are exercised.
     mpz_class A = random_mpz<F>(rng);
@@ -411,7 +411,7 @@ TYPED_TEST(ffPrimeField, DecimalRoundTrip) {
 
 // ---- BigInt helpers -------------------------------------------------------------------------------
 TEST(ffBigInt, HelpersMatchGmp) {
-  Rng rng(kSeed + 6);
+  Rng rng(kFfSeed + 6);
   for (int it = 0; it < 1000; ++it) {
     BigInt<4> a{}, b{};
     for (auto& l : a.v) l = rng() >> (rng() % 64);
@@ -496,7 +496,7 @@ TYPED_TEST_SUITE(ffExtension, Extensions, TowerNames);
 
 TYPED_TEST(ffExtension, FieldAxioms) {
   using T = TypeParam;
-  Rng rng(kSeed + 7);
+  Rng rng(kFfSeed + 7);
   const T zero = T::zero(), one = T::one();
   for (int it = 0; it < 100; ++it) {
     const T a = rnd<T>(rng), b = rnd<T>(rng), c = rnd<T>(rng);
@@ -565,11 +565,11 @@ void check_tower_structure(Rng& rng) {
 }
 
 TEST(ffTower, StructureBn254) {
-  Rng rng(kSeed + 8);
+  Rng rng(kFfSeed + 8);
   check_tower_structure<bn254::TowerCfg>(rng);
 }
 TEST(ffTower, StructureBls12_381) {
-  Rng rng(kSeed + 9);
+  Rng rng(kFfSeed + 9);
   check_tower_structure<bls12_381::TowerCfg>(rng);
 }
 
@@ -581,7 +581,7 @@ TYPED_TEST_SUITE(ffFp2, Fp2s, TowerNames);
 TYPED_TEST(ffFp2, SqrtOfSquares) {
   using F2 = TypeParam;
   using Fp = typename F2::Base;
-  Rng rng(kSeed + 10);
+  Rng rng(kFfSeed + 10);
   auto check_square = [](const F2& x) {
     const F2 sq = x.sqr();
     F2 r;
@@ -621,7 +621,7 @@ TYPED_TEST(ffFp2, SqrtOfSquares) {
 
 TYPED_TEST(ffFp2, ConjugateIsFrobenius) {
   using F2 = TypeParam;
-  Rng rng(kSeed + 11);
+  Rng rng(kFfSeed + 11);
   const auto p = F2::Base::modulus();
   for (int it = 0; it < 50; ++it) {
     const F2 x = rnd<F2>(rng);
@@ -646,10 +646,10 @@ void check_fp12_conjugate(std::uint64_t seed) {
   }
 }
 TEST(ffFp12, ConjugateIsP6FrobeniusBn254) {
-  check_fp12_conjugate<bn254::Fq12, bn254::Fq>(kSeed + 12);
+  check_fp12_conjugate<bn254::Fq12, bn254::Fq>(kFfSeed + 12);
 }
 TEST(ffFp12, ConjugateIsP6FrobeniusBls12_381) {
-  check_fp12_conjugate<bls12_381::Fq12, bls12_381::Fq>(kSeed + 13);
+  check_fp12_conjugate<bls12_381::Fq12, bls12_381::Fq>(kFfSeed + 13);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@ namespace {
 
 using testing::expect_row;
 using testing::fr_int;
+using testing::is_witness;
 using testing::Recorded;
 using testing::row_terms;
 using testing::run_all_modes;
@@ -26,11 +27,6 @@ Fr random_fr(std::mt19937_64& rng) {
   for (int i = 0; i < 4; ++i)
     x = x * Fr::from_u64(1ull << 32) * Fr::from_u64(1ull << 32) + Fr::from_u64(rng());
   return x;
-}
-
-template <class CS>
-bool is_witness(const CS&) {
-  return CS::kWitness;
 }
 
 TEST(AllocatedNum, AllocHasNoRowAndKeepsTheValue) {

@@ -17,6 +17,7 @@
 namespace cuzk::gadgets {
 namespace {
 
+using testing::is_witness;
 using testing::Recorded;
 using testing::row_terms;
 using testing::run_all_modes;
@@ -57,11 +58,6 @@ std::vector<Boolean> alloc_message_bits(CS& cs, const std::vector<std::uint8_t>&
   for (std::uint8_t byte : msg)
     for (int i = 7; i >= 0; --i) bits.push_back(AllocatedBit::alloc(cs, (byte >> i) & 1));
   return bits;
-}
-
-template <class CS>
-bool is_witness(const CS&) {
-  return CS::kWitness;
 }
 
 TEST(Sha256, ConstantsFromTheirRecipeAndTheCpuReference) {

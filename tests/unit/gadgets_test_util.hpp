@@ -16,6 +16,13 @@
 
 namespace cuzk::gadgets::testing {
 
+// Whether the gadget ran against a constraint system that carries values (witness mode) rather than one
+// that only records shapes.
+template <class CS>
+bool is_witness(const CS&) {
+  return CS::kWitness;
+}
+
 struct Recorded {
   PrecompiledCircuit pc;
   std::vector<Fr> inputs, aux;  // the witness (inputs include ONE)
