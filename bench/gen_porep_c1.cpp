@@ -28,6 +28,7 @@
 #include "filecoin/porep_synthesis.hpp"
 #include "filecoin/registered_proof.hpp"
 #include "groth16/bellperson.hpp"
+#include "groth16/timings.hpp"
 #include "io/bellperson.hpp"
 
 #ifdef CUZK_HAVE_CUDA
@@ -41,9 +42,7 @@ namespace {
 
 namespace bp = groth16::bellperson;
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+using groth16::seconds_since;
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);

@@ -27,6 +27,7 @@
 #include "filecoin/porep_synthesis.hpp"
 #include "filecoin/porep_test_data.hpp"
 #include "groth16/bellperson.hpp"
+#include "groth16/timings.hpp"
 #include "synth_post.hpp"
 #include "synth_update.hpp"
 
@@ -34,9 +35,7 @@ namespace cuzk::bench {
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+using groth16::seconds_since;
 
 }  // namespace
 

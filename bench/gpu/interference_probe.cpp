@@ -136,7 +136,7 @@ std::size_t load_round(Load load, LoadBuffers& b, cudaStream_t stream) {
   return 0;
 }
 
-int probe(int argc, char** argv) {
+int measure_interference(int argc, char** argv) {
   const int log_n = argc >= 1 ? std::atoi(argv[0]) : 24;
   const double gib = argc >= 2 ? std::atof(argv[1]) : 4.0;
   const int reps = argc >= 3 ? std::atoi(argv[2]) : 5;
@@ -209,7 +209,7 @@ int probe(int argc, char** argv) {
 }  // namespace
 
 int run_interference_probe(int argc, char** argv) {
-  return run_probe("interference", [&] { return probe(argc, argv); });
+  return run_probe("interference", [&] { return measure_interference(argc, argv); });
 }
 
 }  // namespace cuzk::bench

@@ -37,7 +37,7 @@ namespace {
 using Cfg = Bls12_381::G1Cfg;
 using Fr = Bls12_381::Fr;
 
-int probe(int argc, char** argv) {
+int measure_overlap(int argc, char** argv) {
   const int log_n = argc >= 1 ? std::atoi(argv[0]) : 26;
   const int reps = argc >= 2 ? std::atoi(argv[1]) : 3;
   if (log_n < 12 || log_n > 27 || reps < 1) {
@@ -139,7 +139,7 @@ int probe(int argc, char** argv) {
 }  // namespace
 
 int run_overlap_probe(int argc, char** argv) {
-  return run_probe("overlap", [&] { return probe(argc, argv); });
+  return run_probe("overlap", [&] { return measure_overlap(argc, argv); });
 }
 
 }  // namespace cuzk::bench

@@ -27,14 +27,13 @@
 #include "cuda/pinned_buffer.hpp"
 #include "cuda/staged_upload.hpp"
 #include "cuda/stream.hpp"
+#include "groth16/timings.hpp"
 #include "probe_support.hpp"
 
 namespace cuzk::bench {
 namespace {
 
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
+using groth16::seconds_since;
 
 // Uploads `host` into `device` split over `threads` threads, each with its own stream.
 double upload_split(const std::uint64_t* host, cuda::DeviceBuffer<std::uint64_t>& device, std::size_t n,
@@ -60,7 +59,7 @@ bool same_ends(const std::vector<std::uint64_t>& host, const cuda::DeviceBuffer<
   return first == host.front() && last == host.back();
 }
 
-int probe(int argc, char** argv) {
+int measure_pcie(int argc, char** argv) {
   const double gib = argc >= 1 ? std::atof(argv[0]) : 4.0;
   if (!(gib > 0)) {
     std::fprintf(stderr, "usage: cuzk-bench pcie [GIB > 0]\n");
@@ -127,7 +126,7 @@ int probe(int argc, char** argv) {
 }  // namespace
 
 int run_pcie_probe(int argc, char** argv) {
-  return run_probe("pcie", [&] { return probe(argc, argv); });
+  return run_probe("pcie", [&] { return measure_pcie(argc, argv); });
 }
 
 }  // namespace cuzk::bench

@@ -2,9 +2,10 @@
 // fix (bad files, wrong curve, unsatisfied witness) are thrown as exceptions and reported by main().
 #pragma once
 
-#include <chrono>
 #include <optional>
 #include <string>
+
+#include "groth16/timings.hpp"
 
 namespace cuzk::cli {
 
@@ -15,10 +16,7 @@ enum Exit : int {
   kBadInput = 2,  // verify only: the files could not be read, as opposed to a proof that is wrong
 };
 
-// Seconds from t0 to now: the subcommands' progress lines.
-inline double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+using groth16::seconds_since;
 
 // "auto" → cuda when this build has the CUDA backend and a device is present, else cpu; throws for "cuda"
 // without one.

@@ -10,6 +10,11 @@
 
 namespace cuzk::groth16 {
 
+// Seconds from t0 to now (progress lines of the CLI and the benchmarks).
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 struct StageTimings {
   std::vector<std::pair<std::string, double>> stages_ms;
   // Sub-stage times (not part of total_ms), summed by name: the split MSMs' "batch_add" and "tail_msm".
