@@ -69,7 +69,9 @@ TEST(PredecessorExit, WaitsForTheProcessToExitOnceAndOnlyOnce) {
   EXPECT_GE(waited, 300.0);
   EXPECT_LT(waited, 20000.0);
   EXPECT_FALSE(exit.timed_out());
-  EXPECT_LT(exit.wait(std::chrono::seconds(30)), 50.0) << "a second wait waited again";
+  // Not waiting is telling apart from waiting out the 30 s limit; the bound leaves a loaded 2-core CI
+  // machine room to deschedule the test (this is no speed check).
+  EXPECT_LT(exit.wait(std::chrono::seconds(30)), 1000.0) << "a second wait waited again";
   reap(pid);
 }
 
@@ -79,10 +81,10 @@ TEST(PredecessorExit, AnExitedProcessAndNoProcessAreNotWaitedFor) {
   if (fd < 0) GTEST_SKIP() << "no pidfd_open on this kernel";
   std::this_thread::sleep_for(std::chrono::milliseconds(100));  // a zombie now: exited, not reaped
   PredecessorExit exited(fd);
-  EXPECT_LT(exited.wait(std::chrono::seconds(30)), 50.0);
+  EXPECT_LT(exited.wait(std::chrono::seconds(30)), 1000.0);  // not the 30 s limit (as above)
   reap(pid);
   PredecessorExit none;
-  EXPECT_LT(none.wait(std::chrono::seconds(30)), 1.0);
+  EXPECT_LT(none.wait(std::chrono::seconds(30)), 1000.0);
 }
 
 TEST(PredecessorExit, AProcessThatDoesNotExitHoldsTheWaitOnlyUpToItsLimit) {

@@ -35,10 +35,7 @@ void expect_rejected(const PorepParams& params, const PorepTestPartition& data,
 
 TEST(PorepTestData, EveryProductionSizePassesTheVerifier) {
   for (const PorepParams& params : production_porep_params()) {
-    const auto start = std::chrono::steady_clock::now();
     const PorepTestPartition data = make_test_porep_partition(params, 7);
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     ASSERT_EQ(data.proof.challenges.size(), params.challenges_per_partition) << params.name;
     EXPECT_EQ(data.porep_id, porep_id_for(registered_seal_proof_v1_1(params)));
     for (const ChallengeProof& ch : data.proof.challenges) {
@@ -49,8 +46,6 @@ TEST(PorepTestData, EveryProductionSizePassesTheVerifier) {
     EXPECT_NO_THROW(
         verify_porep_vanilla(params, porep_graph(params, data.porep_id), data.proof, data.challenges))
         << params.name;
-    EXPECT_LT(ms, 5000.0) << params.name;  // ~0.25 s at 32 GiB in Release; sanitizers are 5x slower
-    std::printf("%s: generated in %.1f ms\n", params.name.c_str(), ms);
   }
 }
 
