@@ -37,6 +37,7 @@ struct Out {
   std::size_t at = 0;
   void bytes(const void* v, std::size_t n) {
     if (at + n > kHeaderBytes) throw ImageError("key image header: the key's fields do not fit in 64 KiB");
+    if (n == 0) return;  // as In::bytes
     std::memcpy(p + at, v, n);
     at += n;
   }
@@ -52,6 +53,7 @@ struct In {
   std::size_t at = 0;
   void bytes(void* v, std::size_t n) {
     if (n > end - at) throw ImageError(path + ": key image header truncated");
+    if (n == 0) return;  // v may be an empty vector's data(): null, which memcpy must not get
     std::memcpy(v, p + at, n);
     at += n;
   }

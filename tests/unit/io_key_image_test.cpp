@@ -212,6 +212,15 @@ TEST(KeyImage, StaleDamagedOrForeignImagesAreRefused) {
     f.write(&c, 1);
   }
   refused(source, "checksum");
+  // A header whose count of fixed fields is 0 (found by the bellperson_files fuzzer: it read those zero bytes
+  // into an empty vector's null data(), undefined behaviour UBSan reports): refused by its checksum.
+  {
+    std::fstream f(image, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(48);  // magic 8, version 4, kind 4, source size, mtime and inode 8 each, file size 8
+    const char zero[4] = {};
+    f.write(zero, sizeof zero);
+  }
+  refused(source, "checksum");
   // Not an image at all, and too short to be one.
   std::ofstream(image, std::ios::trunc) << std::string(ki::kHeaderBytes, 'x');
   refused(source, "not a cuzk key image");
