@@ -1,6 +1,8 @@
 // cuzk-bench: Google Benchmark entry point (the benchmarks live in the other files of bench/), plus
 //   cuzk-bench kernels [max_log2] [reps] [field,ntt,g1,g2,prove,porep,bellperson]   GPU kernel table
 //   cuzk-bench pcie [GIB]                                   host-to-device upload rates (gpu/pcie_probe.cpp)
+//   cuzk-bench pinned [GIB] [KILL_GIB]                      page-locking and a killed holder's teardown
+//                                                           (gpu/pinned_probe.cpp)
 //   cuzk-bench interference [LOG_N] [GIB] [REPS]           an MSM beside another thread's uploads and
 //                                                           allocations (gpu/interference_probe.cpp)
 //   cuzk-bench overlap [LOG_N] [REPS]                      one proof's NTTs beside another's MSM
@@ -45,6 +47,7 @@ namespace cuzk::bench {
 int run_kernels(int argc, char** argv);
 int run_sticky_probe(int argc, char** argv);
 int run_pcie_probe(int argc, char** argv);
+int run_pinned_probe(int argc, char** argv);
 int run_interference_probe(int argc, char** argv);
 int run_overlap_probe(int argc, char** argv);
 }  // namespace cuzk::bench
@@ -174,12 +177,14 @@ int main(int argc, char** argv) {
   const GpuTool gpu_tools[] = {{"kernels", cuzk::bench::run_kernels},
                                {"sticky-probe", cuzk::bench::run_sticky_probe},
                                {"pcie", cuzk::bench::run_pcie_probe},
+                               {"pinned", cuzk::bench::run_pinned_probe},
                                {"interference", cuzk::bench::run_interference_probe},
                                {"overlap", cuzk::bench::run_overlap_probe}};
 #else
   const GpuTool gpu_tools[] = {{"kernels", nullptr},
                                {"sticky-probe", nullptr},
                                {"pcie", nullptr},
+                               {"pinned", nullptr},
                                {"interference", nullptr},
                                {"overlap", nullptr}};
 #endif

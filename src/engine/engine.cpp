@@ -149,7 +149,9 @@ Engine::Engine(EngineConfig config)
 #ifdef CUZK_HAVE_CUDA
   if (in_process && backend_ == "cuda") {
     if (config_.prestage && config_.pinned_pool > 0)
-      pinned_pool_ = std::make_unique<cuda::PinnedPool>(config_.pinned_pool);
+      pinned_pool_ = std::make_unique<cuda::PinnedPool>(
+          config_.pinned_pool, config_.pinned_pool_in_background ? cuda::PinnedPool::Fill::kInBackground
+                                                                 : cuda::PinnedPool::Fill::kOnDemand);
     cuda::set_vram_policy({config_.vram_limit, config_.vram_margin});
     cuda::configure_faults(config_.fault_alloc, config_.fault_sticky);
   }

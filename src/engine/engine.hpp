@@ -175,6 +175,8 @@ struct EngineStatus {
   // Buffers the pool lent (a bellperson partition's a, b, c are decoded into one; a witness is copied into
   // one to be pre-staged), and requests it refused (over its budget, or not page-lockable).
   std::uint64_t pinned_pool_leases = 0, pinned_pool_refused = 0;
+  // Leases refused while a buffer for them was page-locked in the background (pinned_pool_in_background).
+  std::uint64_t pinned_pool_deferred = 0;
   std::size_t pinned_staging_bytes = 0;  // StagedUpload's page-locked copy buffers (CUDA), kept for reuse
   std::size_t key_store_bytes = 0;       // isolation = process: the worker processes' shared key images
   double uptime_seconds = 0;
@@ -225,6 +227,11 @@ struct EngineConfig {
   // kAutoPinnedPool (the default, "auto" in the TOML): auto_pinned_pool of the host's memory, which at 32 GiB
   // PoRep must hold both workers' a, b, c and aux (~32 GiB); 8 GiB, the old default, held none of them.
   bool prestage = true;
+  // A lease the pool has no idle buffer for is refused at once (that partition goes up from pageable memory)
+  // while the pool page-locks one on its own thread (cuda/pinned_pool.hpp): a new or restarted worker's
+  // first partitions do not wait seconds for page-locking. False: the partition waits for it (tests that
+  // count leases).
+  bool pinned_pool_in_background = true;
   static constexpr std::size_t kAutoPinnedPool = ~std::size_t{0};
   std::size_t pinned_pool = kAutoPinnedPool;
   // Host bytes for loaded keys and the bellperson witnesses in flight together (engine/host_budget.hpp): a

@@ -93,6 +93,7 @@ EngineStatus Engine::status(bool with_jobs) const {
     s.pinned_pool_budget += ws.pinned_pool_budget;
     s.pinned_pool_leases += ws.pinned_pool_leases;
     s.pinned_pool_refused += ws.pinned_pool_refused;
+    s.pinned_pool_deferred += ws.pinned_pool_deferred;
     s.pinned_staging_bytes += ws.pinned_staging_bytes;
   }
   // A key prepared on any GPU, this process's or a worker's, puts its circuit in the gpu tier.
@@ -120,6 +121,7 @@ EngineStatus Engine::status(bool with_jobs) const {
     s.pinned_pool_budget = ps.budget;
     s.pinned_pool_leases = ps.leases;
     s.pinned_pool_refused = ps.refused;
+    s.pinned_pool_deferred = ps.deferred;
   }
   const std::size_t staging = cuda::StagedUpload::cached_bytes();
   s.pinned_staging_bytes += staging;

@@ -101,6 +101,7 @@ void encode_status(Writer& w, const EngineStatus& s) {
     w.u64(v);
   w.u64(s.pinned_pool_leases);
   w.u64(s.pinned_pool_refused);
+  w.u64(s.pinned_pool_deferred);
 }
 
 EngineStatus decode_status(Reader& r) {
@@ -130,6 +131,7 @@ EngineStatus decode_status(Reader& r) {
     *v = r.u64();
   s.pinned_pool_leases = r.u64();
   s.pinned_pool_refused = r.u64();
+  s.pinned_pool_deferred = r.u64();
   return s;
 }
 

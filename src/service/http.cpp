@@ -27,6 +27,7 @@ std::string status_json(const engine::EngineStatus& s) {
                  {"pinned_witness_pool_budget_bytes", s.pinned_pool_budget},
                  {"pinned_witness_pool_leases", s.pinned_pool_leases},
                  {"pinned_witness_pool_refused", s.pinned_pool_refused},
+                 {"pinned_witness_pool_deferred", s.pinned_pool_deferred},
                  {"pinned_staging_bytes", s.pinned_staging_bytes},
                  {"key_store_bytes", s.key_store_bytes}};
   j["faults"] = {{"out_of_memory", s.faults.out_of_memory},

@@ -88,8 +88,9 @@ Metrics::Metrics()
       pinned_pool_leases_(prometheus::BuildCounter()
                               .Name("cuzk_pinned_pool_leases_total")
                               .Help("Page-locked witness buffers asked of engine.pinned_pool: lent, refused "
-                                    "(over its budget or not page-lockable: that partition's input goes "
-                                    "through pageable memory)")
+                                    "(over its budget or not page-lockable), deferred (none idle yet: one "
+                                    "is page-locked in the background); refused and deferred inputs go "
+                                    "through pageable memory")
                               .Register(*registry_)),
       context_resets_(prometheus::BuildCounter()
                           .Name("cuzk_context_resets_total")
@@ -178,6 +179,8 @@ std::string Metrics::render(const engine::EngineStatus& s) {
           static_cast<double>(s.pinned_pool_leases));
   advance(pinned_pool_leases_, {{"outcome", "refused"}}, "leases/refused",
           static_cast<double>(s.pinned_pool_refused));
+  advance(pinned_pool_leases_, {{"outcome", "deferred"}}, "leases/deferred",
+          static_cast<double>(s.pinned_pool_deferred));
   return prometheus::TextSerializer().Serialize(registry_->Collect());
 }
 

@@ -237,6 +237,7 @@ TEST(Daemon, InjectedCorruptionIsCaughtRetriedAndCounted) {
   // The CPU backend keeps no pinned pool: nothing lent, nothing refused, both series present.
   EXPECT_NE(metrics->body.find("cuzk_pinned_pool_leases_total{outcome=\"lent\"} 0"), std::string::npos);
   EXPECT_NE(metrics->body.find("cuzk_pinned_pool_leases_total{outcome=\"refused\"} 0"), std::string::npos);
+  EXPECT_NE(metrics->body.find("cuzk_pinned_pool_leases_total{outcome=\"deferred\"} 0"), std::string::npos);
   const auto status = http.Get("/status");
   ASSERT_TRUE(status);
   const auto j = nlohmann::json::parse(status->body);

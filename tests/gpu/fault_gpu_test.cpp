@@ -118,6 +118,46 @@ TEST(PinnedPool, LeasesWithinTheBudgetAndReusesBuffers) {
   EXPECT_EQ(pool.stats().held, 0u);
 }
 
+// Filling in the background: a lease with no idle buffer is refused at once and its buffer page-locked on
+// the pool's thread; asking again while that runs starts no second one; once filled, the next lease gets it.
+TEST(PinnedPool, FillsInTheBackgroundWithoutMakingTheCallerWait) {
+  CUZK_REQUIRE_GPU();
+  cuda::PinnedPool pool(10 * kMiB, cuda::PinnedPool::Fill::kInBackground);
+  EXPECT_FALSE(pool.lease(4 * kMiB));
+  EXPECT_FALSE(pool.lease(3 * kMiB));  // the 4 MiB fill under way will serve it: no second fill
+  pool.wait_for_fills();
+  auto s = pool.stats();
+  EXPECT_EQ(s.held, 4 * kMiB);
+  EXPECT_EQ(s.filling, 0u);
+  EXPECT_EQ(s.deferred, 2u);
+  EXPECT_EQ(s.leases, 0u);
+  auto a = pool.lease(4 * kMiB);
+  ASSERT_TRUE(a);
+  a.data()[4 * kMiB - 1] = std::byte{9};
+  cudaPointerAttributes attr{};
+  ASSERT_EQ(cudaPointerGetAttributes(&attr, a.data()), cudaSuccess);
+  EXPECT_EQ(attr.type, cudaMemoryTypeHost);
+  // A second worker's lease of the same size: deferred too, and filled beside the first within the budget.
+  EXPECT_FALSE(pool.lease(4 * kMiB));
+  pool.wait_for_fills();
+  auto b = pool.lease(4 * kMiB);
+  EXPECT_TRUE(b);
+  EXPECT_EQ(pool.stats().held, 8 * kMiB);
+  // Past the budget: refused outright, nothing filled.
+  EXPECT_FALSE(pool.lease(4 * kMiB));
+  pool.wait_for_fills();
+  s = pool.stats();
+  EXPECT_EQ(s.refused, 1u);
+  EXPECT_EQ(s.held, 8 * kMiB);
+  a = {};
+  b = {};
+  // Fills still queued when the pool goes are dropped, and the destructor waits for the one running.
+  {
+    cuda::PinnedPool brief(64 * kMiB, cuda::PinnedPool::Fill::kInBackground);
+    for (int i = 1; i <= 6; ++i) EXPECT_FALSE(brief.lease(std::size_t(i) * 8 * kMiB));
+  }
+}
+
 namespace eng = engine;
 
 struct FaultRun {
