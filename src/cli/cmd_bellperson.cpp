@@ -2,7 +2,6 @@
 // (docs/filecoin.md).
 #include <fstream>
 #include <iostream>
-#include <iterator>
 
 #include "cli/commands.hpp"
 #include "ff/random.hpp"
@@ -10,6 +9,7 @@
 #include "io/bellperson.hpp"
 #include "io/bellperson_json.hpp"
 #include "io/error.hpp"
+#include "io/whole_file.hpp"
 
 namespace cuzk::cli {
 
@@ -90,10 +90,7 @@ int run_verify_bellperson(const VerifyBellpersonArgs& args) {
   try {
     vk = io::bellperson::read_vk(args.vk);
     inputs = io::bellperson_json::read_inputs(args.inputs);
-    std::ifstream in(args.proof, std::ios::binary);
-    if (!in) throw io::FormatError(args.proof, "cannot open");
-    const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                                          std::istreambuf_iterator<char>());
+    const std::vector<std::uint8_t> bytes = io::read_whole_file_bytes(args.proof);
     if (bytes.empty() || bytes.size() % 192 != 0)
       throw io::FormatError(args.proof,
                             std::to_string(bytes.size()) + " bytes: not a whole number of 192-byte proofs");

@@ -5,7 +5,6 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <iterator>
 
 #include "cli/commands.hpp"
 #include "ff/random.hpp"
@@ -14,6 +13,7 @@
 #include "groth16/bellperson.hpp"
 #include "io/bellperson.hpp"
 #include "io/error.hpp"
+#include "io/whole_file.hpp"
 
 #ifdef CUZK_HAVE_CUDA
 #include "cuda/stream.hpp"
@@ -24,19 +24,9 @@ namespace cuzk::cli {
 
 namespace bp = groth16::bellperson;
 
-namespace {
-
-std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw io::FormatError(path, "cannot open");
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-}  // namespace
-
 int run_prove_porep(const ProvePorepArgs& args) {
   const auto t0 = std::chrono::steady_clock::now();
-  const filecoin::PorepC2Input in = filecoin::read_porep_c1(read_file_bytes(args.c1), args.c1);
+  const filecoin::PorepC2Input in = filecoin::read_porep_c1(io::read_whole_file_bytes(args.c1), args.c1);
   const auto params = io::bellperson::read_params(args.params);
   std::cerr << std::fixed << std::setprecision(2) << "cuzk prove-porep: " << in.proof->name << ", "
             << in.partitions.size() << " partition" << (in.partitions.size() == 1 ? "" : "s")
@@ -94,9 +84,9 @@ int run_verify_porep(const VerifyPorepArgs& args) {
   io::bellperson::VerifyingKey vk;
   std::vector<groth16::Proof<bp::Curve>> proofs;
   try {
-    in = filecoin::read_porep_c1(read_file_bytes(args.c1), args.c1);
+    in = filecoin::read_porep_c1(io::read_whole_file_bytes(args.c1), args.c1);
     vk = io::bellperson::read_vk(args.vk);
-    const auto bytes = read_file_bytes(args.proof);
+    const auto bytes = io::read_whole_file_bytes(args.proof);
     if (bytes.size() != 192 * in.partitions.size())
       throw io::FormatError(args.proof, std::to_string(bytes.size()) + " bytes, not " +
                                             std::to_string(192 * in.partitions.size()) +

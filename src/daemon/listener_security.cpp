@@ -1,16 +1,19 @@
 #include "daemon/listener_security.hpp"
 
-#include <fstream>
-#include <iterator>
+#include "io/error.hpp"
+#include "io/whole_file.hpp"
 
 namespace cuzk::daemon {
 
 namespace {
 
 std::string read_file(const std::string& path, const char* key) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(std::string(key) + ": cannot read " + path);
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::string text;
+  try {
+    text = io::read_whole_file(path);
+  } catch (const io::FormatError& e) {
+    throw ConfigError(std::string(key) + ": cannot read " + path);
+  }
   if (text.empty()) throw ConfigError(std::string(key) + ": " + path + " is empty");
   return text;
 }

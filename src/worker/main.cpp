@@ -10,8 +10,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <list>
 #include <map>
 #include <memory>
@@ -26,7 +24,9 @@
 #include "engine/engine.hpp"
 #include "engine/worker_protocol.hpp"
 #include "filecoin/vanilla_job.hpp"
+#include "io/error.hpp"
 #include "io/huge_pages.hpp"
+#include "io/whole_file.hpp"
 
 namespace {
 
@@ -159,9 +159,12 @@ class VanillaJobs {
     std::lock_guard lock(mutex_);  // a second partition of the same job waits for the first one's read
     for (const auto& [p, job] : recent_)
       if (p == path) return job;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot open the spooled vanilla proofs " + path);
-    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::string bytes;
+    try {
+      bytes = io::read_whole_file(path);
+    } catch (const io::FormatError& e) {
+      throw std::runtime_error(std::string("the spooled vanilla proofs: ") + e.what());
+    }
     auto job = filecoin::read_vanilla_job(wp::decode_vanilla(bytes));
     recent_.emplace_front(path, job);
     if (recent_.size() > kKept) recent_.pop_back();
