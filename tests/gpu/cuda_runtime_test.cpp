@@ -2,6 +2,7 @@
 // "device memory returns to its baseline" guarantee. Tests that need a GPU skip without one; the
 // classification and argument-checking tests run everywhere.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -419,6 +420,28 @@ TEST_F(CudaRuntime, PinnedBufferRoundTrip) {
   PinnedBuffer<std::uint32_t> moved(std::move(out));
   EXPECT_TRUE(out.empty());  // NOLINT(bugprone-use-after-move)
   EXPECT_EQ(moved[n - 1], host[n - 1]);
+}
+
+// A PinnedBuffer's pages are locked through HostRegistry (so a device reset locks them again) for as long as
+// it lives: whole huge pages, 2 MiB-aligned, from 2 MiB up; whole pages below.
+TEST_F(CudaRuntime, PinnedBufferIsRegisteredWhileItLives) {
+  auto& registry = HostRegistry::instance();
+  const std::size_t before = registry.registered_bytes();
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+  {
+    PinnedBuffer<std::byte> big(5 * (std::size_t{1} << 20) + 7), small(1000);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(big.data()) % kHuge, 0u);
+    EXPECT_EQ(registry.registered_bytes(),
+              before + 3 * kHuge + static_cast<std::size_t>(sysconf(_SC_PAGESIZE)));
+    EXPECT_TRUE(is_page_locked(big.data() + big.size() - 1));
+    EXPECT_TRUE(is_page_locked(small.data()));
+    big[big.size() - 1] = std::byte{5};
+    PinnedBuffer<std::byte> moved = std::move(big);
+    EXPECT_EQ(moved[moved.size() - 1], std::byte{5});
+    EXPECT_EQ(registry.registered_bytes(),
+              before + 3 * kHuge + static_cast<std::size_t>(sysconf(_SC_PAGESIZE)));
+  }
+  EXPECT_EQ(registry.registered_bytes(), before);
 }
 
 TEST_F(CudaRuntime, HostRegistrationRoundTrip) {

@@ -158,6 +158,30 @@ TEST(PinnedPool, FillsInTheBackgroundWithoutMakingTheCallerWait) {
   }
 }
 
+// A device reset (the in-process recovery from a sticky fault) destroys the context that held the pool's
+// page-locks; the memory itself stays valid, and HostRegistry locks it again, so an idle buffer still serves
+// full-speed copies afterwards.
+TEST(PinnedPool, BuffersStayPageLockedAcrossADeviceReset) {
+  CUZK_REQUIRE_GPU();
+  cuda::PinnedPool pool(16 * kMiB);
+  auto lease = pool.lease(3 * kMiB);
+  ASSERT_TRUE(lease);
+  auto* words = reinterpret_cast<std::uint32_t*>(lease.data());
+  const std::size_t n = lease.bytes() / sizeof(std::uint32_t);
+  for (std::size_t i = 0; i < n; ++i) words[i] = static_cast<std::uint32_t>(i * 2654435761u + 1);
+  cuda::reset_device(0);
+  EXPECT_TRUE(cuda::is_page_locked(lease.data()));
+  cuda::Stream stream;
+  cuda::DeviceBuffer<std::uint32_t> d(n, stream.get());
+  d.upload(words, n, stream.get());
+  std::vector<std::uint32_t> back(n);
+  d.download(back.data(), n, stream.get());
+  stream.synchronize();
+  for (std::size_t i = 0; i < n; i += 4099)
+    ASSERT_EQ(back[i], static_cast<std::uint32_t>(i * 2654435761u + 1));
+  EXPECT_EQ(back.back(), static_cast<std::uint32_t>((n - 1) * 2654435761u + 1));
+}
+
 namespace eng = engine;
 
 struct FaultRun {
