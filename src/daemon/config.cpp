@@ -140,9 +140,9 @@ Config load_config(const std::optional<std::string>& path) {
     c.engine.prestage = *v;
   }
   str("engine", "isolation", c.engine.isolation);
-  if (c.engine.isolation != "thread" && c.engine.isolation != "process")
-    throw ConfigError("engine.isolation must be \"thread\" or \"process\", not \"" + c.engine.isolation +
-                      "\"");
+  if (c.engine.isolation != "thread" && c.engine.isolation != "process" && c.engine.isolation != "auto")
+    throw ConfigError("engine.isolation must be \"thread\", \"process\" or \"auto\", not \"" +
+                      c.engine.isolation + "\"");
   uint("engine", "partition_timeout", c.engine.partition_timeout_s);
   std::string worker_exe = c.engine.worker_exe.string(), spool_dir = c.engine.spool_dir.string();
   str("engine", "worker_exe", worker_exe);

@@ -30,7 +30,12 @@ struct Config {
   unsigned max_jobs_per_client = 0;
   engine::EngineConfig engine;
 
-  Config() { engine.repository = "/var/lib/cuzk/circuits"; }
+  // The daemon isolates its GPU workers in processes unless told otherwise (engine.isolation = "auto");
+  // a library user's EngineConfig keeps "thread".
+  Config() {
+    engine.repository = "/var/lib/cuzk/circuits";
+    engine.isolation = "auto";
+  }
 };
 
 // Reads `path` (a missing file is an error; no path = defaults). Throws ConfigError naming the key.

@@ -108,8 +108,10 @@ Engine::Engine(EngineConfig config)
     throw std::invalid_argument(
         "backend cuda: no CUDA device is available (or this build has no CUDA backend)");
   backend_ = config_.backend == "auto" ? (gpus > 0 ? "cuda" : "cpu") : config_.backend;
-  if (config_.isolation != "thread" && config_.isolation != "process")
-    throw std::invalid_argument("isolation must be thread or process, not \"" + config_.isolation + "\"");
+  if (config_.isolation != "thread" && config_.isolation != "process" && config_.isolation != "auto")
+    throw std::invalid_argument("isolation must be thread, process or auto, not \"" + config_.isolation +
+                                "\"");
+  if (config_.isolation == "auto") config_.isolation = auto_isolation();
   const bool in_process = config_.isolation == "thread";
   if (!config_.key_store_dir.empty())  // a worker process: its parent's shared keys
     repository_.set_key_store(

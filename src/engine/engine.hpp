@@ -193,6 +193,10 @@ struct EngineStatus {
 // 64 GiB. Page-locked memory cannot be swapped, so it stays a fraction; the pool takes it only as leases
 // need it. 128 GiB hosts get ~42.7 GiB, enough for two workers at 32 GiB PoRep (measured: 36 GiB).
 std::size_t auto_pinned_pool(std::size_t physical_bytes);
+
+// engine.isolation = "auto" on `backend` (cpu or cuda): "process" for GPUs when the worker executable can run
+// (a sticky fault then costs a worker restart, not the GPU), "thread" otherwise.
+std::string resolve_auto_isolation(const std::string& backend, bool worker_exe_runnable);
 // The host's physical memory in bytes (sysconf); 0 if unknown.
 std::size_t physical_memory_bytes();
 
@@ -244,7 +248,8 @@ struct EngineConfig {
   // repository; a worker process that crashes, or exits after a sticky CUDA fault (the only way this driver
   // gives the GPU back), is started again and its partitions are proved again. This process then does no
   // CUDA work itself; it schedules, spools inline witnesses to files (`spool_dir`, default /dev/shm) and
-  // checks every proof against the verifying key.
+  // checks every proof against the verifying key. "auto" (the daemon's default): "process" on the CUDA
+  // backend when the worker executable is there, else "thread".
   std::string isolation = "thread";
   // isolation = process: a partition the worker process has not answered within this many seconds (a hung
   // kernel, a deadlock) gets the worker killed and started again, and the partition proved again; 0: wait
@@ -362,6 +367,8 @@ class Engine {
   void await_predecessor();
   // The GPUs to use (engine.devices, or all `gpus`); throws for one that does not exist.
   std::vector<int> gpu_ordinals(int gpus) const;
+  // What isolation = "auto" means here: "process" on the CUDA backend when the worker executable is there.
+  std::string auto_isolation();
   Worker& add_worker(std::string name);
   // `bytes` to a new file in spool_dir named for this process, a counter and `suffix`; a failed write
   // leaves no file behind and throws.

@@ -518,5 +518,33 @@ TEST(EngineConfig, AutoPinnedPoolIsAThirdOfHostMemoryUpTo64GiB) {
   EXPECT_GT(physical_memory_bytes(), GiB);
 }
 
+// engine.isolation = "auto" (the daemon's default): worker processes for GPUs when the worker executable
+// can run, so that a sticky fault costs a restart and not the GPU; in this process otherwise.
+TEST(EngineConfig, AutoIsolationIsProcessForGpusWhenTheWorkerCanRun) {
+  EXPECT_EQ(resolve_auto_isolation("cuda", true), "process");
+  EXPECT_EQ(resolve_auto_isolation("cuda", false), "thread");
+  EXPECT_EQ(resolve_auto_isolation("cpu", true), "thread");
+  EXPECT_EQ(EngineConfig{}.isolation, "thread");  // a library user's engine; the daemon's Config says "auto"
+}
+
+TEST(Engine, AutoIsolationOnTheCpuBackendProvesInThisProcess) {
+  test::TempRepository repo;
+  auto bn = repo.add<Bn254>("bn", 100);
+  auto cfg = cpu_config(repo.root(), 1);
+  cfg.isolation = "auto";
+  Engine e(cfg);
+  const auto r = e.await(e.submit({"a", "bn", std::nullopt, bn}).job_id);
+  ASSERT_EQ(r.status, JobStatus::kCompleted) << r.error;
+  expect_valid<Bn254>(repo.root(), "bn", r.partitions.at(0));
+  EXPECT_EQ(r.partitions.at(0).worker, "cpu:0");
+  cfg.isolation = "sometimes";
+  try {
+    Engine bad(cfg);
+    ADD_FAILURE() << "an unknown isolation was accepted";
+  } catch (const std::invalid_argument& err) {
+    EXPECT_NE(std::string(err.what()).find("thread, process or auto"), std::string::npos) << err.what();
+  }
+}
+
 }  // namespace
 }  // namespace cuzk::engine
