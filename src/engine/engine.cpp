@@ -190,8 +190,9 @@ Engine::Engine(EngineConfig config)
                                ? ", host memory budget " + gib_text(config_.host_memory_budget) +
                                      " for keys and witnesses (of " + gib_text(physical_memory_bytes()) + ")"
                                : ", no host memory budget";
-  log("cuzk engine: backend " + backend_ + ", " + std::to_string(workers_.size()) + " workers, repository " +
-      config_.repository.string() + pool + host);
+  log("cuzk engine: backend " + backend_ + ", " + std::to_string(workers_.size()) + " workers" +
+      (processes_.empty() ? "" : " in " + std::to_string(processes_.size()) + " worker processes") +
+      ", repository " + config_.repository.string() + pool + host);
 }
 
 std::vector<int> Engine::gpu_ordinals(int gpus) const {
