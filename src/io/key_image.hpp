@@ -65,8 +65,9 @@ constexpr std::size_t kHeaderBytes = std::size_t(64) << 10;
 constexpr std::size_t kArrayAlign = std::size_t(4) << 10;
 
 // A shared, writable mapping of a whole image file; unmapped when the last owner goes. `populate`: its page
-// tables are filled at once (MAP_POPULATE): faulting a 44 GB key in page by page took ~13 µs a page on a VM
-// (3.3 s a GB), populating it 66 ms a GB. A mapping that is page-locked next needs none (locking fills them).
+// tables are filled at once, on all cores (MADV_POPULATE_READ per chunk): faulting a 44 GB key in page by
+// page took ~13 µs a page on a VM (3.3 s a GB), populating it 66 ms a GB on one thread. A mapping that is
+// page-locked next needs none (locking fills them).
 class Mapping {
  public:
   Mapping(const std::filesystem::path& path, std::size_t bytes, bool create, bool populate = true);
