@@ -109,6 +109,10 @@ int main(int argc, char** argv) {
   }
   for (const char* f : {"k.params", "k.vk", "a.bin", "a.json", "c.cpce", "k.key"})
     write(out / "bellperson_files" / f, read(tmp / f));
+  // Regressions, found by the campaign: a JSON number past a double's range (nlohmann's out_of_range, which
+  // escaped the JSON assignment reader's catch of parse errors only).
+  write(out / "bellperson_files" / "regression-json-number-overflow",
+        std::string("666666666666666666666666E6666666") + '\0');
   fs::remove_all(tmp);
 
   const filecoin::PorepParams& porep = filecoin::porep_params_for("2KiB");

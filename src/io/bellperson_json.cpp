@@ -20,7 +20,7 @@ json load(const std::string& path) {
   if (!in) throw FormatError(path, "cannot open");
   try {
     return json::parse(in);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number past a double's range
     throw FormatError(path, std::string("not JSON: ") + e.what());
   }
 }
