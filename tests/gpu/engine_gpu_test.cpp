@@ -62,6 +62,25 @@ EngineConfig gpu0_config(const test::TempRepository& repo, unsigned workers) {
   return cfg;
 }
 
+// The assignment files repo.add_bellperson wrote for `circuit`, by path (as the daemon takes PoRep-size
+// ones).
+std::vector<std::string> assignment_paths(const test::TempRepository& repo, const std::string& circuit,
+                                          int n) {
+  std::vector<std::string> paths;
+  for (int i = 0; i < n; ++i)
+    paths.push_back((repo.root() / circuit / ("assignment-" + std::to_string(i) + ".bin")).string());
+  return paths;
+}
+
+// A 192-byte bellperson proof that verifies against the key's verifying key and the partition's inputs.
+void expect_bellperson_valid(const io::bellperson::Params& params, const PartitionResult& p, std::size_t k) {
+  namespace bp = groth16::bellperson;
+  ASSERT_EQ(p.proof_bytes.size(), 192u);
+  const auto proof = bp::decode_proof(
+      std::span(reinterpret_cast<const std::uint8_t*>(p.proof_bytes.data()), 192), "proof", k);
+  EXPECT_TRUE(bp::verify(params.vk, io::public_from_json<Bls12_381>(p.public_json, "public"), proof).valid);
+}
+
 // One engine's life: jobs of both curves on two workers sharing GPU 0, then an evict and a re-prepare. With
 // `pin_keys` the repository page-locks each key it loads; without (the default) the resident keys stay
 // pageable.
@@ -181,14 +200,11 @@ TEST(EngineGpu, EveryGpuProvesPartitionsOfTheOneQueue) {
 // corrupted proof caught and proved again.
 TEST(EngineGpu, BellpersonPartitionsProveOnTheGpu) {
   CUZK_REQUIRE_GPU();
-  namespace bp = groth16::bellperson;
   test::TempRepository repo;
   repo.add_bellperson("porep", 12, 10);
   const auto params = io::bellperson::read_params((repo.root() / "porep" / "circuit.params").string());
   // By path, as the daemon takes PoRep-size assignments: each is decoded into a pinned lease.
-  std::vector<std::string> paths;
-  for (int i = 0; i < 10; ++i)
-    paths.push_back((repo.root() / "porep" / ("assignment-" + std::to_string(i) + ".bin")).string());
+  const auto paths = assignment_paths(repo, "porep", 10);
   // One worker: no partition can meet the corruption three times in a row.
   EngineConfig cfg = gpu0_config(repo, 1);
   cfg.fault_corrupt = {4, 0, 1};
@@ -203,10 +219,7 @@ TEST(EngineGpu, BellpersonPartitionsProveOnTheGpu) {
     EXPECT_EQ(p.plan, "resident");
     for (const auto& [stage, ms] : p.stages.stages_ms) uploads += stage == "upload_key";
     EXPECT_EQ(p.worker.rfind("cuda:0/", 0), 0u);
-    ASSERT_EQ(p.proof_bytes.size(), 192u);
-    const auto proof = bp::decode_proof(
-        std::span(reinterpret_cast<const std::uint8_t*>(p.proof_bytes.data()), 192), "proof", k);
-    EXPECT_TRUE(bp::verify(params.vk, io::public_from_json<Bls12_381>(p.public_json, "public"), proof).valid);
+    expect_bellperson_valid(params, p, k);
   }
   EXPECT_EQ(uploads, 1u);
   auto status = e.status();
@@ -229,13 +242,10 @@ TEST(EngineGpu, BellpersonPartitionsProveOnTheGpu) {
 // pre-staged. Every proof verifies either way.
 TEST(EngineGpu, AWorkersFirstLeasesAreFilledInTheBackground) {
   CUZK_REQUIRE_GPU();
-  namespace bp = groth16::bellperson;
   test::TempRepository repo;
   repo.add_bellperson("porep", 12, 10);
   const auto params = io::bellperson::read_params((repo.root() / "porep" / "circuit.params").string());
-  std::vector<std::string> paths;
-  for (int i = 0; i < 10; ++i)
-    paths.push_back((repo.root() / "porep" / ("assignment-" + std::to_string(i) + ".bin")).string());
+  const auto paths = assignment_paths(repo, "porep", 10);
   EngineConfig cfg = gpu0_config(repo, 1);
   cfg.pinned_pool_in_background = true;
   cfg.log = [](const std::string&) {};
@@ -245,10 +255,7 @@ TEST(EngineGpu, AWorkersFirstLeasesAreFilledInTheBackground) {
   ASSERT_EQ(r.partitions.size(), 10u);
   for (std::size_t k = 0; k < r.partitions.size(); ++k) {
     const auto& p = r.partitions[k];
-    ASSERT_EQ(p.proof_bytes.size(), 192u);
-    const auto proof = bp::decode_proof(
-        std::span(reinterpret_cast<const std::uint8_t*>(p.proof_bytes.data()), 192), "proof", k);
-    EXPECT_TRUE(bp::verify(params.vk, io::public_from_json<Bls12_381>(p.public_json, "public"), proof).valid);
+    expect_bellperson_valid(params, p, k);
   }
   EXPECT_EQ(r.partitions[0].prestage, "fallback");  // its leases were deferred
   const auto s = e.status();
