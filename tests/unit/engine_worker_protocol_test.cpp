@@ -44,6 +44,9 @@ Reply sample_reply() {
   s.faults.context_lost = 5;
   s.pinned_pool_bytes = 77;
   s.pinned_staging_bytes = 128;
+  s.pinned_pool_leases = 9;
+  s.pinned_pool_refused = 10;
+  s.pinned_pool_deferred = 11;
   p.status = s;
   p.already = true;
   p.ms = 12.5;
@@ -88,6 +91,9 @@ TEST(WorkerProtocol, RequestsAndRepliesSurviveTheWire) {
   EXPECT_EQ(r.status->faults.context_lost, 5u);
   EXPECT_EQ(r.status->pinned_pool_bytes, 77u);
   EXPECT_EQ(r.status->pinned_staging_bytes, 128u);
+  EXPECT_EQ(r.status->pinned_pool_leases, 9u);
+  EXPECT_EQ(r.status->pinned_pool_refused, 10u);
+  EXPECT_EQ(r.status->pinned_pool_deferred, 11u);
   EXPECT_TRUE(r.already);
   EXPECT_EQ(r.bytes, 999u);
   EXPECT_EQ(r.holding, 2);
