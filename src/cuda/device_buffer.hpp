@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -59,6 +60,17 @@ class DeviceBuffer {
     stream_ = stream;
   }
 
+  // A view of n elements of device memory that `owner` keeps mapped (cuda/kept_array.hpp: key arrays the
+  // daemon keeps for the next worker process); the owner does its own VRAM accounting, and the buffer's end
+  // only lets go of it.
+  static DeviceBuffer view(std::shared_ptr<void> owner, T* data, std::size_t n) {
+    DeviceBuffer b;
+    b.owner_ = std::move(owner);
+    b.data_ = data;
+    b.size_ = n;
+    return b;
+  }
+
   ~DeviceBuffer() { reset(); }
 
   DeviceBuffer(DeviceBuffer&& other) noexcept
@@ -66,7 +78,8 @@ class DeviceBuffer {
         size_(std::exchange(other.size_, 0)),
         device_(other.device_),
         pool_context_(std::exchange(other.pool_context_, 0)),
-        stream_(other.stream_) {}
+        stream_(other.stream_),
+        owner_(std::move(other.owner_)) {}
   DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
     if (this != &other) {
       reset();
@@ -75,6 +88,7 @@ class DeviceBuffer {
       device_ = other.device_;
       pool_context_ = std::exchange(other.pool_context_, 0);
       stream_ = other.stream_;
+      owner_ = std::move(other.owner_);
     }
     return *this;
   }
@@ -87,7 +101,9 @@ class DeviceBuffer {
   // (a poisoned context) are reported, never thrown.
   void reset() noexcept {
     if (data_ == nullptr) return;
-    if (pool_context_ != 0)
+    if (owner_)
+      owner_.reset();
+    else if (pool_context_ != 0)
       vram_release_on(data_, bytes(), device_, stream_, pool_context_);
     else
       vram_release(data_, bytes(), device_);
@@ -141,6 +157,7 @@ class DeviceBuffer {
   int device_ = 0;                  // where it was allocated, for the VRAM account
   std::uint64_t pool_context_ = 0;  // from the pool (of that context), freed on stream_; 0: cudaMalloc'd
   cudaStream_t stream_ = nullptr;
+  std::shared_ptr<void> owner_;  // a view's: what keeps its memory mapped
 };
 
 }  // namespace cuzk::cuda

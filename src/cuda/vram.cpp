@@ -256,6 +256,32 @@ void vram_release(void* ptr, std::size_t bytes, int device) noexcept {
   uncount(bytes, device);
 }
 
+void vram_admit(std::size_t bytes, int* device, const std::string& what) {
+  (void)admit(bytes, device, what);
+  count_on_thread(static_cast<std::int64_t>(bytes));
+}
+
+void vram_admit_failed(std::size_t bytes, int device, cudaError_t code, const std::string& what) {
+  thread_in_use -= static_cast<std::int64_t>(bytes);
+  refuse(account(device), bytes, code, what);
+}
+
+void vram_count_mapped(std::size_t bytes, int* device) {
+  CUZK_CUDA_CHECK(cudaGetDevice(device));
+  auto& a = account(*device);
+  {
+    std::lock_guard lock(a.mutex);
+    a.usage.in_use += bytes;
+    a.usage.peak = std::max(a.usage.peak, a.usage.in_use);
+    ++a.usage.live_buffers;
+  }
+  count_on_thread(static_cast<std::int64_t>(bytes));
+}
+
+void vram_uncount(std::size_t bytes, int device) noexcept {
+  uncount(bytes, device);
+}
+
 bool stream_ordered_allocation() {
   static const bool on = [] {
     const char* v = std::getenv("CUZK_STREAM_ORDERED_ALLOC");

@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace cuzk::cuda {
 
@@ -60,6 +61,17 @@ void* vram_allocate(std::size_t bytes, int* device);
 
 // cudaFree of a vram_allocate pointer; never throws (a failure is reported once on stderr).
 void vram_release(void* ptr, std::size_t bytes, int device) noexcept;
+
+// Device memory allocated outside cudaMalloc and counted here all the same: exportable allocations
+// (cuda/shared_device_memory.hpp), made with CUDA's virtual memory calls. vram_admit checks and counts
+// `bytes` on the current device as vram_allocate does before calling CUDA (and throws as it does);
+// vram_admit_failed undoes that after CUDA refused, and throws CUDA's error as CudaError. vram_count_mapped
+// counts memory that is already on the device (allocated by another process, mapped into this one): never
+// refused. vram_uncount undoes either once the memory is unmapped.
+void vram_admit(std::size_t bytes, int* device, const std::string& what);
+[[noreturn]] void vram_admit_failed(std::size_t bytes, int device, cudaError_t code, const std::string& what);
+void vram_count_mapped(std::size_t bytes, int* device);
+void vram_uncount(std::size_t bytes, int device) noexcept;
 
 // Like vram_allocate, from the device's pool in `stream`'s order (cudaMallocFromPoolAsync): the memory may be
 // used by work on `stream`, or on other streams ordered after this call by an event. Falls back to

@@ -427,7 +427,10 @@ Repository::EvictResult Engine::evict(const std::string& circuit_id) {
   if (r.was_loaded && r.jobs_holding == 0)
     for (auto& d : devices_) {
       std::lock_guard g(d->gpu);
-      d->keys.erase(circuit_id);
+      if (auto it = d->keys.find(circuit_id); it != d->keys.end()) {
+        it->second.drop();  // and what a memory keeper held of it
+        d->keys.erase(it);
+      }
     }
 #endif
   return r;

@@ -179,6 +179,11 @@ struct EngineStatus {
   std::uint64_t pinned_pool_deferred = 0;
   std::size_t pinned_staging_bytes = 0;  // StagedUpload's page-locked copy buffers (CUDA), kept for reuse
   std::size_t key_store_bytes = 0;       // isolation = process: the worker processes' shared key images
+  // isolation = process: device memory of key arrays the daemon holds for its worker processes, and the
+  // arrays it handed back to replacement processes, which mapped them instead of uploading
+  // (io/kept_memory.hpp).
+  std::size_t kept_device_bytes = 0;
+  std::uint64_t kept_arrays_handed_back = 0;
   double uptime_seconds = 0;
   std::string backend;  // "cpu" or "cuda"
   FaultCounts faults;

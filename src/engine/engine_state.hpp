@@ -19,6 +19,7 @@
 #include "filecoin/vanilla_job.hpp"
 
 #ifdef CUZK_HAVE_CUDA
+#include "cuda/kept_array.hpp"
 #include "cuda/stream.hpp"
 #include "groth16/gpu_bellperson.hpp"
 #include "groth16/gpu_prover.hpp"
@@ -111,20 +112,34 @@ struct DeviceKey {
       key;
   std::optional<groth16::gpu::Plan> plan;    // of `key`, once built
   std::optional<groth16::gpu::Plan> forced;  // after an out-of-memory: at most this plan from now on
+  // The name under which a worker process's memory keeper holds this key's points (cuda/kept_array.hpp);
+  // empty when nothing was made under a name.
+  std::string kept_as;
 
+  // The device copy goes, and with it what the keeper held of it: a dropped key is never mapped again.
   void drop() {
     key = std::monostate{};
     circuit.reset();
     plan.reset();
+    if (!kept_as.empty()) cuda::drop_kept(kept_as + "/");
+    kept_as.clear();
+  }
+
+  // What a worker process's keeper calls this circuit's key on device `ordinal`: the key file's version is
+  // in it, so a replaced file is never proved with from an old device copy.
+  static std::string keep_name(const Circuit& c, int ordinal) {
+    return c.id + "@" + c.key_version + "/gpu" + std::to_string(ordinal);
   }
 
   // The key of `c` on this device, prepared by `make(forced)` on first use, after a reload of the circuit, or
   // after it was dropped (timed as the partition's upload_key stage).
   template <class Key, class Make>
-  const Key& prepare(const std::shared_ptr<const Circuit>& c, groth16::StageTimings* timings, Make&& make) {
+  const Key& prepare(const std::shared_ptr<const Circuit>& c, groth16::StageTimings* timings, Make&& make,
+                     const std::string& keep_as = {}) {
     if (circuit != c || !plan) {
       groth16::StageTimer t(timings, "upload_key");
       drop();  // the old copy's memory is needed for the new one
+      kept_as = keep_as;
       auto made = make(forced);
       plan = made->plan();
       key = std::move(made);

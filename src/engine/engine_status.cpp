@@ -111,7 +111,11 @@ EngineStatus Engine::status(bool with_jobs) const {
   s.failed = failed_;
   s.cancelled = cancelled_;
   s.faults = faults_;
-  for (const auto& p : processes_) s.faults.worker_restarts += p->restarts();
+  for (const auto& p : processes_) {
+    s.faults.worker_restarts += p->restarts();
+    s.kept_device_bytes += p->keeper().bytes();
+    s.kept_arrays_handed_back += p->keeper().handed_back();
+  }
   // The workers' own faults since they started (a restarted worker starts counting again).
   for (const auto& ws : workers) s.faults += ws.faults;
 #ifdef CUZK_HAVE_CUDA

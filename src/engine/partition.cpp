@@ -225,10 +225,14 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
       const auto gpu = enter_gpu(w, &gpu_wait_ms);
       r.stages.add_detail("gpu_wait", gpu_wait_ms);
       report_plan(d, job.circuit->id, [&] { return bp::gpu_footprint(params); });
-      const auto& key =
-          d.keys[job.circuit->id].prepare<bp::gpu::ResidentKey>(job.circuit, &r.stages, [&](auto forced) {
-            return std::make_unique<bp::gpu::ResidentKey>(params, w.stream->get(), forced);
-          });
+      // In a worker process the key's points stay on the device when it dies (cuda/kept_array.hpp).
+      const std::string keep_as = DeviceKey::keep_name(*job.circuit, d.ordinal);
+      const auto& key = d.keys[job.circuit->id].prepare<bp::gpu::ResidentKey>(
+          job.circuit, &r.stages,
+          [&](auto forced) {
+            return std::make_unique<bp::gpu::ResidentKey>(params, w.stream->get(), forced, 0, keep_as);
+          },
+          keep_as);
       r.plan = groth16::gpu::to_string(key.plan());
       auto* ready = take_staged(staged.get(), w, r);
       prove_on_device(w, job, key.proof_bytes(), ready ? ready->bytes() : 0, [&] {

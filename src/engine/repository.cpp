@@ -113,6 +113,11 @@ Key Repository::load_key(Circuit& c, const std::filesystem::path& key_file,
     store = key_store_;
     pinned = static_cast<bool>(pinner_);
   }
+  try {
+    const auto v = io::key_image::identify(key_file);
+    c.key_version = std::to_string(v.size) + "-" + std::to_string(v.mtime_ns) + "-" + std::to_string(v.inode);
+  } catch (const io::key_image::ImageError&) {  // the read below says what is wrong with the file
+  }
   if (!store || c.verifying_only) {
     ++key_file_reads_;
     return read(nullptr);

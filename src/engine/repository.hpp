@@ -73,6 +73,9 @@ struct Circuit {
   bool verifying_only = false;
   // Its arrays are views of a shared key image (Repository::set_key_store), not this process's memory.
   bool shared_image = false;
+  // The key file's version when it was read (size, modification time, inode): names what a device copy of
+  // the key holds, for the device memory a worker process's successor maps again (cuda/kept_array.hpp).
+  std::string key_version;
   bool bellperson() const { return std::holds_alternative<io::bellperson::Params>(key); }
   // Page-lock registrations of the key's big vectors; declared after `key` so that they are released
   // before the memory they cover.

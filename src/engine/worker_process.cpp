@@ -40,7 +40,14 @@ WorkerProcess::WorkerProcess(std::string name, std::vector<std::string> argv,
     : name_(std::move(name)),
       argv_(std::move(argv)),
       fallback_argv_(std::move(fallback_argv)),
-      log_(std::move(log)) {}
+      log_(std::move(log)),
+      keeper_(name_, log_) {}
+
+void WorkerProcess::stop_keeper_thread_locked() {
+  if (keep_socket_) ::shutdown(keep_socket_.get(), SHUT_RDWR);  // serve() sees the end and returns
+  if (keeper_thread_.joinable()) keeper_thread_.join();
+  keep_socket_.reset();
+}
 
 bool WorkerProcess::on_fallback() const {
   std::lock_guard lock(mutex_);
@@ -64,6 +71,10 @@ WorkerProcess::~WorkerProcess() {
   }
   if (reader.joinable()) reader.join();  // it takes mutex_ once more when the child is gone
   for (auto& t : retired) t.join();      // readers of earlier children, still reaping them
+  {
+    std::lock_guard lock(mutex_);
+    stop_keeper_thread_locked();
+  }
   if (fd_ >= 0) ::close(fd_);
   if (predecessor_pidfd_ >= 0) ::close(predecessor_pidfd_);
 }
@@ -94,7 +105,8 @@ void WorkerProcess::reap_locked() {
 }
 
 void WorkerProcess::start_locked() {
-  reap_locked();  // a dead child's reader and socket
+  reap_locked();                // a dead child's reader and socket
+  stop_keeper_thread_locked();  // and its channel to the keeper (what it kept stays)
   int sv[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     throw std::runtime_error(name_ + ": socketpair failed: " + std::strerror(errno));
@@ -119,6 +131,24 @@ void WorkerProcess::start_locked() {
       args.push_back(std::to_string(kPredecessorFd));
     }
   }
+  // A GPU worker's channel to the memory keeper as fd 5 (moved above the low numbers like the pidfd): the
+  // device memory it keeps there outlives it (io/kept_memory.hpp).
+  io::kept::UniqueFd keep_parent, keep_child;
+  if (!fallback_) {
+    constexpr int kKeepFd = kChildFd + 2;
+    try {
+      auto [parent, child] = io::kept::channel();
+      keep_child = io::kept::UniqueFd(::fcntl(child.get(), F_DUPFD_CLOEXEC, 16));
+      if (keep_child) {
+        keep_parent = std::move(parent);
+        posix_spawn_file_actions_adddup2(&actions, keep_child.get(), kKeepFd);
+        args.push_back("--keep-fd");
+        args.push_back(std::to_string(kKeepFd));
+      }
+    } catch (const io::kept::KeeperError& e) {
+      if (log_) log_("cuzk: " + name_ + ": " + e.what() + "; this worker process keeps nothing for the next");
+    }
+  }
   std::vector<char*> cargs;
   for (auto& a : args) cargs.push_back(a.data());
   cargs.push_back(nullptr);
@@ -137,6 +167,7 @@ void WorkerProcess::start_locked() {
   posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&actions);
   ::close(sv[1]);
+  keep_child.reset();             // the child has its own copy
   if (predecessor_pidfd_ >= 0) {  // the child has its own copy
     ::close(predecessor_pidfd_);
     predecessor_pidfd_ = -1;
@@ -148,6 +179,10 @@ void WorkerProcess::start_locked() {
   fd_ = sv[0];
   pid_ = pid;
   alive_ = true;
+  if (keep_parent) {
+    keep_socket_ = std::move(keep_parent);
+    keeper_thread_ = std::thread([this, fd = keep_socket_.get()] { keeper_.serve(fd); });
+  }
   ++generation_;
   if (log_)
     log_("cuzk: " + name_ + ": worker process " + std::to_string(pid) + " started" +
@@ -230,6 +265,7 @@ void WorkerProcess::read_replies(int fd, pid_t pid, std::uint64_t generation) {
     fallback_ = true;
     lost_reason_ = std::to_string(deaths_in_a_row_) +
                    " worker processes in a row died without answering (the last " + how + ")";
+    keeper_.drop("");  // the lost GPU's kept memory: no GPU worker comes back to it
     if (log_)
       log_("cuzk: " + name_ + " LOST: " + lost_reason_ +
            "; until the daemon is restarted its partitions go to the other GPUs, or to a CPU worker process "
@@ -315,6 +351,8 @@ std::optional<worker_protocol::Reply> WorkerProcess::control(worker_protocol::Re
   Pending pending;
   std::unique_lock lock(mutex_);
   if (!alive_) {
+    // No child holds the key, but the keeper may hold its device copy for the next one: it goes too.
+    if (request.kind == worker_protocol::RequestKind::kEvict) keeper_.drop(request.circuit_id + "@");
     if (request.kind != worker_protocol::RequestKind::kPreload) return std::nullopt;
     start_locked();
   }

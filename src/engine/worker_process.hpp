@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "engine/worker_protocol.hpp"
+#include "io/kept_memory.hpp"
 
 namespace cuzk::engine {
 
@@ -80,6 +81,10 @@ class WorkerProcess {
   std::uint64_t restarts() const;  // of which after one had died
   const std::string& name() const { return name_; }
   pid_t pid() const;  // the running child's process id, or -1 when none runs
+  // The device memory this worker's children keep for their successors (io/kept_memory.hpp): each child
+  // gets a channel to it (--keep-fd); what a child kept outlives it.
+  io::kept::Keeper& keeper() { return keeper_; }
+  const io::kept::Keeper& keeper() const { return keeper_; }
 
  private:
   struct Pending {
@@ -116,6 +121,10 @@ class WorkerProcess {
   bool closing_ = false;              // the destructor runs: children end normally, and are waited for
   int predecessor_pidfd_ = -1;        // the last dead child, still exiting: for the next child to wait for
   std::uint64_t next_id_ = 1;
+  io::kept::Keeper keeper_;
+  io::kept::UniqueFd keep_socket_;  // the latest child's channel to keeper_, served by keeper_thread_
+  std::thread keeper_thread_;
+  void stop_keeper_thread_locked();  // shuts the channel, joins its thread (the child it served is gone)
   std::map<std::uint64_t, Pending*> pending_;  // by request id, of the current child
 };
 

@@ -15,6 +15,7 @@
 #include "cuda/event.hpp"
 #include "cuda/fault_injection.hpp"
 #include "cuda/host_registry.hpp"
+#include "cuda/kept_array.hpp"
 #include "cuda/staged_upload.hpp"
 #include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
@@ -91,7 +92,8 @@ std::optional<cuda::DeviceBuffer<Fr>> third_buffer(std::size_t m, cudaStream_t s
 // A host vector on the device; `temporary`: stream-ordered, for the proof in progress (the key's points
 // stay).
 template <class V, class T = std::remove_cvref_t<decltype(std::declval<const V&>()[0])>>
-cuda::DeviceBuffer<T> on_device(const V& v, cudaStream_t stream, bool temporary = false) {  // vector, HostArray
+cuda::DeviceBuffer<T> on_device(const V& v, cudaStream_t stream,
+                                bool temporary = false) {  // vector, HostArray
   cuda::DeviceBuffer<T> d =
       temporary ? cuda::DeviceBuffer<T>(v.size(), stream) : cuda::DeviceBuffer<T>(v.size());
   cuda::StagedUpload().upload(d, v.data(), v.size(), stream);
@@ -383,13 +385,26 @@ struct ResidentKey::Impl {
   std::optional<Points> points;                   // resident
   std::vector<std::shared_ptr<void>> registered;  // streamed: page-locks of the host points
 
-  Impl(const io::bellperson::Params& p, cudaStream_t stream, Plan wanted)
+  int reused = 0;  // points mapped from the keeper
+
+  Impl(const io::bellperson::Params& p, cudaStream_t stream, Plan wanted, const std::string& keep_as)
       : plan(wanted),
         tables(log_domain(p), poly::root_of_unity_from<Fr>(kGenerator, log_domain(p) + 1), stream,
                wanted == Plan::kLean ? ntt::TableLayout::kCompact : ntt::TableLayout::kFull) {
     if (plan == Plan::kResident) {
-      points.emplace(Points{on_device(p.h, stream), on_device(p.l, stream), on_device(p.a, stream),
-                            on_device(p.b_g1, stream), on_device(p.b_g2, stream)});
+      const auto up = [&](const std::string& query, const auto& v) {
+        bool kept = false;
+        auto d =
+            cuda::kept_or_uploaded(keep_as.empty() ? std::string() : keep_as + "/" + query, v, stream, &kept);
+        reused += kept ? 1 : 0;
+        return d;
+      };
+      auto h = up("h", p.h);
+      auto l = up("l", p.l);
+      auto a = up("a", p.a);
+      auto b_g1 = up("b_g1", p.b_g1);
+      auto b_g2 = up("b_g2", p.b_g2);
+      points.emplace(Points{std::move(h), std::move(l), std::move(a), std::move(b_g1), std::move(b_g2)});
     } else {  // sharing the page-locks the repository (or another worker) already holds
       auto& registry = cuda::HostRegistry::instance();
       registry.pin_if_possible(p.h, registered);
@@ -403,26 +418,39 @@ struct ResidentKey::Impl {
 };
 
 ResidentKey::ResidentKey(const io::bellperson::Params& params, cudaStream_t stream, std::optional<Plan> plan,
-                         std::size_t query_chunk) {
+                         std::size_t query_chunk, const std::string& keep_as) {
   if (params.lengths_only) throw Error("a verifying-only .params read has no points to prove with");
   if (params.h.empty() || !std::has_single_bit(params.h.size() + 1))
     throw Error("the key's h has " + std::to_string(params.h.size()) + " points; m − 1 for a power of two m");
   const auto f = gpu_footprint(params);
+  const bool kept_any = !keep_as.empty() && cuda::keeping_arrays();
   if (plan) {
-    impl_ = std::make_unique<Impl>(params, stream, *plan);
+    try {
+      impl_ = std::make_unique<Impl>(params, stream, *plan, keep_as);
+    } catch (const cuda::CudaError&) {
+      if (kept_any) cuda::drop_kept(keep_as + "/");
+      throw;
+    }
   } else {
     // The estimate may be off (CUB's work space, fragmentation): step down when the upload runs out.
-    for (std::optional<Plan> p = groth16::gpu::choose_plan(f, cuda::vram_available()); p && !impl_;
+    // Points the keeper holds for this key are on the device already (outside what is free): room of ours.
+    const std::size_t kept = kept_any ? cuda::kept_bytes(keep_as + "/") : 0;
+    for (std::optional<Plan> p = groth16::gpu::choose_plan(f, cuda::vram_available() + kept); p && !impl_;
          p = groth16::gpu::smaller(*p)) {
       try {
-        impl_ = std::make_unique<Impl>(params, stream, *p);
+        impl_ = std::make_unique<Impl>(params, stream, *p, keep_as);
       } catch (const cuda::CudaError& e) {
+        // Arrays kept before the upload ran out would hold the device's memory for nothing.
+        if (kept_any) cuda::drop_kept(keep_as + "/");
         if (e.kind() != cuda::CudaError::Kind::out_of_memory || !groth16::gpu::smaller(*p)) throw;
       }
     }
   }
+  // A plan that streams the points leaves nothing for the keeper to hold.
+  if (kept_any && impl_->plan != Plan::kResident) cuda::drop_kept(keep_as + "/");
   if (query_chunk) impl_->query_chunk = query_chunk;
   proof_bytes_ = f.proof_of(impl_->plan);
+  reused_ = impl_->reused;
 }
 
 ResidentKey::~ResidentKey() = default;

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "cuda/device_buffer.hpp"
 #include "groth16/bellperson.hpp"
@@ -23,10 +24,16 @@ namespace cuzk::groth16::bellperson::gpu {
 // `params` must outlive the key. Without a plan, the largest that fits in what the VRAM policy leaves is
 // chosen, stepping down if the upload runs out of memory anyway; throws cuda::CudaError (kind
 // out_of_memory) when not even the lean plan fits.
+// `keep_as`, when not empty, names the key's points for the daemon's memory keeper (cuda/kept_array.hpp):
+// in a worker process with a keeper, the resident plan's points are kept on the device under
+// "<keep_as>/<query>" when this process ends, and a later process with the same name maps them instead of
+// uploading them. The name must change whenever the key's contents may have (the engine puts the key file's
+// version in it).
 class ResidentKey {
  public:
   ResidentKey(const io::bellperson::Params& params, cudaStream_t stream,
-              std::optional<groth16::gpu::Plan> plan = {}, std::size_t query_chunk = 0);
+              std::optional<groth16::gpu::Plan> plan = {}, std::size_t query_chunk = 0,
+              const std::string& keep_as = {});
   ~ResidentKey();
   ResidentKey(const ResidentKey&) = delete;
   ResidentKey& operator=(const ResidentKey&) = delete;
@@ -34,6 +41,8 @@ class ResidentKey {
   groth16::gpu::Plan plan() const;
   // What one proof with this key is estimated to allocate at its peak; the key's own memory is held already.
   std::size_t proof_bytes() const { return proof_bytes_; }
+  // Arrays mapped from the keeper instead of uploaded (0 when uploaded, or without a keeper).
+  int kept_arrays_reused() const { return reused_; }
 
   struct Impl;
   const Impl& impl() const { return *impl_; }
@@ -41,6 +50,7 @@ class ResidentKey {
  private:
   std::unique_ptr<Impl> impl_;
   std::size_t proof_bytes_ = 0;
+  int reused_ = 0;
 };
 
 // `prestaged_abc`, when given, holds a, b and c already on the device, one after the other (uploaded ahead

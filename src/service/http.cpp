@@ -29,7 +29,9 @@ std::string status_json(const engine::EngineStatus& s) {
                  {"pinned_witness_pool_refused", s.pinned_pool_refused},
                  {"pinned_witness_pool_deferred", s.pinned_pool_deferred},
                  {"pinned_staging_bytes", s.pinned_staging_bytes},
-                 {"key_store_bytes", s.key_store_bytes}};
+                 {"key_store_bytes", s.key_store_bytes},
+                 {"kept_device_bytes", s.kept_device_bytes},
+                 {"kept_arrays_handed_back", s.kept_arrays_handed_back}};
   j["faults"] = {{"out_of_memory", s.faults.out_of_memory},
                  {"context_lost", s.faults.context_lost},
                  {"self_check", s.faults.self_check},

@@ -147,6 +147,7 @@ std::string Metrics::render(const engine::EngineStatus& s) {
   repository_bytes_.Add({{"kind", "pinned_witness_pool"}}).Set(static_cast<double>(s.pinned_pool_bytes));
   repository_bytes_.Add({{"kind", "pinned_staging"}}).Set(static_cast<double>(s.pinned_staging_bytes));
   repository_bytes_.Add({{"kind", "key_store"}}).Set(static_cast<double>(s.key_store_bytes));
+  repository_bytes_.Add({{"kind", "kept_device"}}).Set(static_cast<double>(s.kept_device_bytes));
   for (const auto& c : s.circuits)
     for (auto t : {engine::Tier::kGpu, engine::Tier::kPinned, engine::Tier::kHost, engine::Tier::kMapped,
                    engine::Tier::kDisk})

@@ -26,6 +26,7 @@
 #include "filecoin/vanilla_job.hpp"
 #include "io/error.hpp"
 #include "io/huge_pages.hpp"
+#include "io/kept_memory.hpp"
 #include "io/whole_file.hpp"
 
 namespace {
@@ -192,6 +193,9 @@ int main(int argc, char** argv) {
   int after_pidfd = -1;
   app.add_option("--after-pidfd", after_pidfd,
                  "a pidfd of the worker process this one replaces: GPU work waits for its exit");
+  int keep_fd = -1;
+  app.add_option("--keep-fd", keep_fd,
+                 "a channel to the parent's memory keeper: device copies of keys outlive this process");
   app.add_option("--repository", repository, "the parent's circuit repository")->required();
   app.add_option("--parameter-cache", parameter_cache, "the parent's Filecoin parameter cache");
   app.add_option("--backend", cfg.backend, "cpu or cuda")->required();
@@ -223,6 +227,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   try {
+    if (keep_fd >= 0)
+      io::kept::install_client(std::make_unique<io::kept::Client>(io::kept::UniqueFd(keep_fd)));
     cfg.repository = repository;
     if (!parameter_cache.empty()) cfg.parameter_cache = parameter_cache;
     cfg.cpu_workers = cfg.gpu_workers_per_device = workers;

@@ -9,19 +9,24 @@
 #include <cstdio>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "cuda/device.hpp"
 #include "cuda/device_buffer.hpp"
+#include "cuda/device_checksum.hpp"
 #include "cuda/error.hpp"
 #include "cuda/event.hpp"
 #include "cuda/host_registration.hpp"
 #include "cuda/host_registry.hpp"
+#include "cuda/kept_array.hpp"
 #include "cuda/pinned_buffer.hpp"
+#include "cuda/shared_device_memory.hpp"
 #include "cuda/staged_upload.hpp"
 #include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
+#include "io/kept_memory.hpp"
 
 namespace cuzk::cuda {
 namespace {
@@ -550,4 +555,122 @@ TEST_F(CudaRuntime, StagedUploadCopiesExactlyAndReusesItsBuffers) {
 }
 
 }  // namespace
+}  // namespace cuzk::cuda
+
+// ---- device memory kept across processes (cuda/shared_device_memory.hpp, cuda/kept_array.hpp) ---------
+
+namespace cuzk::cuda {
+namespace {
+
+// A keeper serving this process on a thread, as the daemon serves a worker process; installed as this
+// process's client while it lives.
+struct InProcessKeeper {
+  io::kept::Keeper keeper;
+  io::kept::UniqueFd keeper_end;
+  std::thread thread;
+  InProcessKeeper() {
+    auto [a, b] = io::kept::channel();
+    keeper_end = std::move(a);
+    io::kept::install_client(std::make_unique<io::kept::Client>(std::move(b)));
+    thread = std::thread([this, fd = keeper_end.get()] { keeper.serve(fd); });
+  }
+  ~InProcessKeeper() {
+    io::kept::install_client(nullptr);  // closes the client's end: serve() returns
+    thread.join();
+  }
+};
+
+}  // namespace
+
+TEST_F(CudaRuntime, DeviceChecksumMatchesTheHostsAndSeesOneChangedBit) {
+  const auto words = random_nonzero(std::size_t(3) << 20, fresh_seed());  // 12 MiB
+  Stream stream;
+  DeviceBuffer<std::uint32_t> d(words.size());
+  d.upload(words.data(), words.size(), stream.get());
+  const std::uint64_t sum = device_checksum(d.data(), d.bytes(), stream.get());
+  EXPECT_EQ(sum, host_checksum(words.data(), words.size() * 4));
+  auto flipped = words;
+  flipped[12345] ^= 1u << 17;
+  d.upload(flipped.data(), flipped.size(), stream.get());
+  EXPECT_NE(device_checksum(d.data(), d.bytes(), stream.get()), sum);
+  // Two words swapped: the index is mixed in, so the sum changes too.
+  auto swapped = words;
+  std::swap(swapped[10], swapped[11]);
+  ASSERT_NE(swapped[10], swapped[11]);
+  d.upload(swapped.data(), swapped.size(), stream.get());
+  EXPECT_NE(device_checksum(d.data(), d.bytes(), stream.get()), sum);
+}
+
+TEST_F(CudaRuntime, ExportedMemoryOutlivesItsMappingAndMapsBackWithItsContents) {
+  if (!SharedDeviceMemory::supported()) GTEST_SKIP() << "this device cannot export memory";
+  const auto words = random_nonzero(std::size_t(5) << 20, fresh_seed());  // 20 MiB, not a granule multiple
+  const std::size_t bytes = words.size() * 4, size = SharedDeviceMemory::rounded(bytes);
+  EXPECT_GE(size, bytes);
+  Stream stream;
+  const auto before = vram_usage(0);
+  io::kept::UniqueFd fd;
+  {
+    auto m = SharedDeviceMemory::create(bytes);
+    EXPECT_EQ(m->bytes(), size);
+    EXPECT_EQ(vram_usage(0).in_use, before.in_use + size);  // counted like a cudaMalloc
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(m->data(), words.data(), bytes, cudaMemcpyHostToDevice, stream.get()));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    fd = m->export_fd();
+    ASSERT_TRUE(fd);
+  }  // unmapped and released here: the descriptor is all that holds the memory now
+  EXPECT_EQ(vram_usage(0).in_use, before.in_use);
+  auto again = SharedDeviceMemory::import(fd.get(), size);
+  EXPECT_EQ(vram_usage(0).in_use, before.in_use + size);
+  std::vector<std::uint32_t> back(words.size());
+  CUZK_CUDA_CHECK(cudaMemcpyAsync(back.data(), again->data(), bytes, cudaMemcpyDeviceToHost, stream.get()));
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+  EXPECT_EQ(back, words);
+  again.reset();
+  fd.reset();  // the last reference: the memory is freed
+  EXPECT_EQ(vram_usage(0).in_use, before.in_use);
+}
+
+TEST_F(CudaRuntime, KeptArraysAreMappedAgainUnlessTheirChecksumChanged) {
+  if (!SharedDeviceMemory::supported()) GTEST_SKIP() << "this device cannot export memory";
+  const auto words = random_nonzero(std::size_t(1) << 20, fresh_seed());
+  Stream stream;
+  InProcessKeeper k;
+  ASSERT_TRUE(keeping_arrays());
+  auto download = [&](const DeviceBuffer<std::uint32_t>& d) {
+    std::vector<std::uint32_t> v(d.size());
+    d.download(v.data(), v.size(), stream.get());
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    return v;
+  };
+  bool reused = true;
+  {
+    auto first = kept_or_uploaded("key@v/gpu0/h", words, stream.get(), &reused);
+    EXPECT_FALSE(reused);  // nothing kept yet: uploaded, then kept
+    EXPECT_EQ(download(first), words);
+  }
+  EXPECT_EQ(k.keeper.entries(), 1u);
+  EXPECT_EQ(kept_bytes("key@v/"), SharedDeviceMemory::rounded(words.size() * 4));
+  const std::vector<std::uint32_t> other(words.size(), 7u);  // what a second upload would put there
+  {
+    auto second = kept_or_uploaded("key@v/gpu0/h", other, stream.get(), &reused);
+    EXPECT_TRUE(reused);  // mapped: the host array was not read
+    EXPECT_EQ(download(second), words);
+    // A faulting kernel writes over it.
+    CUZK_CUDA_CHECK(cudaMemsetAsync(second.data() + 100, 0, 64, stream.get()));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+  }
+  {
+    auto third = kept_or_uploaded("key@v/gpu0/h", words, stream.get(), &reused);
+    EXPECT_FALSE(reused);  // the checksum differed: uploaded again
+    EXPECT_EQ(download(third), words);
+  }
+  EXPECT_EQ(k.keeper.handed_back(), 2u);
+  drop_kept("key@v/");
+  EXPECT_EQ(k.keeper.entries(), 0u);
+  // No name: an ordinary upload, nothing kept.
+  auto plain = kept_or_uploaded("", words, stream.get(), &reused);
+  EXPECT_FALSE(reused);
+  EXPECT_EQ(k.keeper.entries(), 0u);
+}
+
 }  // namespace cuzk::cuda

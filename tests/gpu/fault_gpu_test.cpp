@@ -26,13 +26,16 @@
 #include "cuda/fault_injection.hpp"
 #include "cuda/host_registry.hpp"
 #include "cuda/pinned_pool.hpp"
+#include "cuda/shared_device_memory.hpp"
 #include "cuda/staged_upload.hpp"
 #include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
 #include "engine/engine.hpp"
 #include "gpu/gpu_test_util.hpp"
+#include "groth16/bellperson.hpp"
 #include "groth16/gpu_plan.hpp"
 #include "groth16/verifier.hpp"
+#include "io/bellperson.hpp"
 #include "io/json.hpp"
 #include "io/zkey.hpp"
 #include "unit/engine_test_util.hpp"
@@ -406,6 +409,61 @@ TEST(EngineFaults, ReplacedWorkersMapTheKeyInsteadOfReadingTheKeyFile) {
       "key store on the GPU: %llu worker restarts, every proof from the mapped key (its file scrambled)\n",
       static_cast<unsigned long long>(s.faults.worker_restarts));
   std::fflush(stdout);
+}
+
+// The key's device copy outlives the worker process (io/kept_memory.hpp): a bellperson key's points are
+// kept by the daemon's keeper, and the worker that replaces one killed with SIGKILL maps them (checksum
+// checked) instead of uploading them again; an evict frees them. Checked through the keeper's own counts.
+TEST(EngineFaults, AReplacedWorkerMapsTheKeptDeviceKeyInsteadOfUploadingIt) {
+  CUZK_REQUIRE_GPU();
+  if (!cuda::SharedDeviceMemory::supported()) GTEST_SKIP() << "this device cannot export memory";
+  test::TempRepository repo;
+  repo.add_bellperson("porep", 12, 3);
+  const auto params = io::bellperson::read_params((repo.root() / "porep" / "circuit.params").string());
+  std::vector<std::string> paths;
+  for (int i = 0; i < 3; ++i)
+    paths.push_back((repo.root() / "porep" / ("assignment-" + std::to_string(i) + ".bin")).string());
+  auto cfg = process_config_on_gpu0(repo);
+  cfg.max_attempts = 4;
+  auto expect_verified = [&](const eng::JobResult& r) {
+    ASSERT_EQ(r.status, eng::JobStatus::kCompleted) << r.error;
+    for (std::size_t k = 0; k < r.partitions.size(); ++k) {
+      const auto& p = r.partitions[k];
+      EXPECT_EQ(p.plan, "resident");
+      ASSERT_EQ(p.proof_bytes.size(), 192u);
+      const auto proof = groth16::bellperson::decode_proof(
+          std::span(reinterpret_cast<const std::uint8_t*>(p.proof_bytes.data()), 192), "proof", k);
+      EXPECT_TRUE(groth16::bellperson::verify(params.vk,
+                                              io::public_from_json<Bls12_381>(p.public_json, "public"), proof)
+                      .valid);
+    }
+  };
+  cuda::select_device(0);
+  const auto free_before = cuda::mem_info().first;
+  {
+    eng::Engine e(cfg);
+    expect_verified(e.await(e.submit({"first", "porep", std::nullopt, {}, paths}).job_id));
+    auto s = e.status();
+    const std::size_t kept = s.kept_device_bytes;
+    EXPECT_GT(kept, 0u) << "the first worker process kept nothing";
+    EXPECT_EQ(s.kept_arrays_handed_back, 0u);
+    ASSERT_EQ(s.devices.size(), 1u);
+    ASSERT_GT(s.devices[0].worker_pid, 0);
+    ASSERT_EQ(::kill(static_cast<pid_t>(s.devices[0].worker_pid), SIGKILL), 0) << std::strerror(errno);
+    expect_verified(e.await(e.submit({"after", "porep", std::nullopt, {}, paths}).job_id));
+    s = e.status();
+    EXPECT_GE(s.faults.worker_restarts, 1u);
+    EXPECT_EQ(s.kept_arrays_handed_back, 5u);  // h, l, a, b_g1, b_g2: none uploaded again
+    EXPECT_EQ(s.kept_device_bytes, kept);
+    e.evict("porep");
+    EXPECT_EQ(e.status().kept_device_bytes, 0u);
+    std::printf("kept device key: %.1f MiB kept by the daemon, 5 arrays mapped by the replacement\n",
+                static_cast<double>(kept) / (1 << 20));
+  }
+  std::size_t free_after = 0;
+  for (int i = 0; i < 100 && (free_after = cuda::mem_info().first) + 64 * kMiB < free_before; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_GE(free_after + 64 * kMiB, free_before) << "kept device memory outlived the daemon's engine";
 }
 
 TEST(EngineFaults, InjectedFaultsOfEveryKindEndInProofsAndLeaveNothingBehind) {
