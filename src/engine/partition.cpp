@@ -291,11 +291,15 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
       const auto gpu = enter_gpu(w, &gpu_wait_ms);  // the GPU region
       r.stages.add_detail("gpu_wait", gpu_wait_ms);
       report_plan(d, job.circuit->id, [&] { return groth16::gpu::footprint(pk); });
-      // Without a forced plan the key steps down by itself until lean fits (or throws).
+      // Without a forced plan the key steps down by itself until lean fits (or throws). In a worker process
+      // the points stay on the device when it dies (cuda/kept_array.hpp).
+      const std::string keep_as = DeviceKey::keep_name(*job.circuit, d.ordinal);
       const auto& key = d.keys[job.circuit->id].prepare<groth16::gpu::ResidentKey<C>>(
-          job.circuit, &r.stages, [&](auto forced) {
-            return std::make_unique<groth16::gpu::ResidentKey<C>>(pk, w.stream->get(), forced);
-          });
+          job.circuit, &r.stages,
+          [&](auto forced) {
+            return std::make_unique<groth16::gpu::ResidentKey<C>>(pk, w.stream->get(), forced, 0, keep_as);
+          },
+          keep_as);
       r.plan = groth16::gpu::to_string(key.plan());
       auto* ready = take_staged(staged.get(), w, r);
       prove_on_device(w, job, key.proof_bytes(), ready ? ready->bytes() : 0, [&] {

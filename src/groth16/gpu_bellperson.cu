@@ -22,6 +22,7 @@
 #include "groth16/bellperson_plan.hpp"
 #include "groth16/gpu_bellperson.hpp"
 #include "groth16/gpu_split_msm.cuh"
+#include "groth16/plan_attempts.hpp"
 #include "groth16/prover.hpp"
 #include "msm/gpu.hpp"
 #include "ntt/gpu.hpp"
@@ -423,31 +424,8 @@ ResidentKey::ResidentKey(const io::bellperson::Params& params, cudaStream_t stre
   if (params.h.empty() || !std::has_single_bit(params.h.size() + 1))
     throw Error("the key's h has " + std::to_string(params.h.size()) + " points; m − 1 for a power of two m");
   const auto f = gpu_footprint(params);
-  const bool kept_any = !keep_as.empty() && cuda::keeping_arrays();
-  if (plan) {
-    try {
-      impl_ = std::make_unique<Impl>(params, stream, *plan, keep_as);
-    } catch (const cuda::CudaError&) {
-      if (kept_any) cuda::drop_kept(keep_as + "/");
-      throw;
-    }
-  } else {
-    // The estimate may be off (CUB's work space, fragmentation): step down when the upload runs out.
-    // Points the keeper holds for this key are on the device already (outside what is free): room of ours.
-    const std::size_t kept = kept_any ? cuda::kept_bytes(keep_as + "/") : 0;
-    for (std::optional<Plan> p = groth16::gpu::choose_plan(f, cuda::vram_available() + kept); p && !impl_;
-         p = groth16::gpu::smaller(*p)) {
-      try {
-        impl_ = std::make_unique<Impl>(params, stream, *p, keep_as);
-      } catch (const cuda::CudaError& e) {
-        // Arrays kept before the upload ran out would hold the device's memory for nothing.
-        if (kept_any) cuda::drop_kept(keep_as + "/");
-        if (e.kind() != cuda::CudaError::Kind::out_of_memory || !groth16::gpu::smaller(*p)) throw;
-      }
-    }
-  }
-  // A plan that streams the points leaves nothing for the keeper to hold.
-  if (kept_any && impl_->plan != Plan::kResident) cuda::drop_kept(keep_as + "/");
+  impl_ = groth16::gpu::make_in_plan<Impl>(
+      f, plan, keep_as, [&](Plan p) { return std::make_unique<Impl>(params, stream, p, keep_as); });
   if (query_chunk) impl_->query_chunk = query_chunk;
   proof_bytes_ = f.proof_of(impl_->plan);
   reused_ = impl_->reused;

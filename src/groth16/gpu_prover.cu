@@ -8,6 +8,7 @@
 #include "cuda/event.hpp"
 #include "cuda/fault_injection.hpp"
 #include "cuda/host_registry.hpp"
+#include "cuda/kept_array.hpp"
 #include "cuda/staged_upload.hpp"
 #include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
@@ -15,6 +16,7 @@
 #include "ec/bn254.hpp"
 #include "groth16/gpu_prover.hpp"
 #include "groth16/gpu_split_msm.cuh"
+#include "groth16/plan_attempts.hpp"
 #include "groth16/prover.hpp"
 #include "msm/gpu.hpp"
 #include "ntt/gpu.hpp"
@@ -24,17 +26,28 @@ namespace cuzk::groth16::gpu {
 // The point arrays in device memory.
 template <class Curve>
 struct DevicePoints {
+  int reused = 0;  // arrays mapped from the memory keeper instead of uploaded (declared first: counted below)
   cuda::DeviceBuffer<typename Curve::G1> a, b1, c, h;
   cuda::DeviceBuffer<typename Curve::G2> b2;
 
-  DevicePoints(const ProvingKey<Curve>& pk, cudaStream_t stream)
-      : a(pk.a.size()), b1(pk.b1.size()), c(pk.c.size()), h(pk.h.size()), b2(pk.b2.size()) {
-    a.upload(pk.a.data(), pk.a.size(), stream);
-    b1.upload(pk.b1.data(), pk.b1.size(), stream);
-    c.upload(pk.c.data(), pk.c.size(), stream);
-    h.upload(pk.h.data(), pk.h.size(), stream);
-    b2.upload(pk.b2.data(), pk.b2.size(), stream);
+  // Uploaded, or kept under "<keep_as>/<query>" by a worker process's memory keeper (cuda/kept_array.hpp).
+  DevicePoints(const ProvingKey<Curve>& pk, cudaStream_t stream, const std::string& keep_as)
+      : a(up(keep_as, "a", pk.a, stream)),
+        b1(up(keep_as, "b1", pk.b1, stream)),
+        c(up(keep_as, "c", pk.c, stream)),
+        h(up(keep_as, "h", pk.h, stream)),
+        b2(up(keep_as, "b2", pk.b2, stream)) {
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+
+ private:
+  template <class V>
+  auto up(const std::string& keep_as, const char* query, const V& v, cudaStream_t stream) {
+    bool kept = false;
+    auto d =
+        cuda::kept_or_uploaded(keep_as.empty() ? std::string() : keep_as + "/" + query, v, stream, &kept);
+    reused += kept ? 1 : 0;
+    return d;
   }
 };
 
@@ -71,7 +84,8 @@ struct ResidentKey<Curve>::Impl {
   std::optional<DevicePoints<Curve>> points;      // resident
   std::vector<std::shared_ptr<void>> registered;  // page-locks of what is streamed
 
-  Impl(const ProvingKey<Curve>& pk, cudaStream_t stream, Plan p, std::size_t chunk)
+  Impl(const ProvingKey<Curve>& pk, cudaStream_t stream, Plan p, std::size_t chunk,
+       const std::string& keep_as)
       : plan(p),
         tables(static_cast<std::size_t>(__builtin_ctzll(pk.domain_size)), stream,
                p == Plan::kLean ? ntt::TableLayout::kCompact : ntt::TableLayout::kFull),
@@ -91,7 +105,7 @@ struct ResidentKey<Curve>::Impl {
     }
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // the staging vectors die here
     if (plan == Plan::kResident) {
-      points.emplace(pk, stream);
+      points.emplace(pk, stream, keep_as);
     } else {
       pin(pk.a);
       pin(pk.b1);
@@ -111,21 +125,12 @@ struct ResidentKey<Curve>::Impl {
 
 template <class Curve>
 ResidentKey<Curve>::ResidentKey(const ProvingKey<Curve>& pk, cudaStream_t stream, std::optional<Plan> plan,
-                                std::size_t row_chunk) {
+                                std::size_t row_chunk, const std::string& keep_as) {
   const Footprint f = footprint(pk);
-  if (plan) {
-    impl_ = std::make_unique<Impl>(pk, stream, *plan, row_chunk);
-  } else {
-    // The estimate may be off (CUB's work space, fragmentation): step down when the upload runs out.
-    for (std::optional<Plan> p = choose_plan(f, cuda::vram_available()); p && !impl_; p = smaller(*p)) {
-      try {
-        impl_ = std::make_unique<Impl>(pk, stream, *p, row_chunk);
-      } catch (const cuda::CudaError& e) {
-        if (e.kind() != cuda::CudaError::Kind::out_of_memory || !smaller(*p)) throw;
-      }
-    }
-  }
+  impl_ = make_in_plan<Impl>(
+      f, plan, keep_as, [&](Plan p) { return std::make_unique<Impl>(pk, stream, p, row_chunk, keep_as); });
   proof_bytes_ = f.proof + (impl_->plan == Plan::kLean ? f.row_chunks : 0);
+  reused_ = impl_->points ? impl_->points->reused : 0;
 }
 template <class Curve>
 ResidentKey<Curve>::~ResidentKey() = default;

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
@@ -29,13 +30,16 @@ namespace cuzk::groth16::gpu {
 template <class Curve>
 class ResidentKey {
  public:
+  // `keep_as`: as for the bellperson ResidentKey (gpu_bellperson.hpp), the name under which a worker
+  // process's memory keeper keeps the resident plan's points for the process that replaces this one.
   ResidentKey(const ProvingKey<Curve>& pk, cudaStream_t stream, std::optional<Plan> plan = {},
-              std::size_t row_chunk = 0);
+              std::size_t row_chunk = 0, const std::string& keep_as = {});
   Plan plan() const;
   bool points_on_device() const { return plan() == Plan::kResident; }
   // What one proof with this key is estimated to allocate at its peak (Footprint::proof, plus the row
   // chunks under lean); the key's own device memory is already held.
   std::size_t proof_bytes() const { return proof_bytes_; }
+  int kept_arrays_reused() const { return reused_; }  // mapped from the keeper instead of uploaded
   ~ResidentKey();
   ResidentKey(const ResidentKey&) = delete;
   ResidentKey& operator=(const ResidentKey&) = delete;
@@ -46,6 +50,7 @@ class ResidentKey {
  private:
   std::unique_ptr<Impl> impl_;
   std::size_t proof_bytes_ = 0;
+  int reused_ = 0;
 };
 
 // `prestaged`, when given, is the witness already in device memory (uploaded ahead, while another proof

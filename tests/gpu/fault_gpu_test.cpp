@@ -405,6 +405,13 @@ TEST(EngineFaults, ReplacedWorkersMapTheKeyInsteadOfReadingTheKeyFile) {
   const auto s = e.status();
   EXPECT_GE(s.faults.worker_restarts, 2u);
   EXPECT_GT(s.key_store_bytes, 0u);
+  // And the key's device copy was not uploaded again either: each replacement mapped the five point arrays
+  // its predecessor left with the keeper (where the device can export memory).
+  // (The last death may have had no successor yet: restarts count deaths.)
+  if (cuda::SharedDeviceMemory::supported()) {
+    EXPECT_GE(s.kept_arrays_handed_back, 5u);
+    EXPECT_GE(s.kept_arrays_handed_back, 5 * (s.faults.worker_restarts - 1));
+  }
   std::printf(
       "key store on the GPU: %llu worker restarts, every proof from the mapped key (its file scrambled)\n",
       static_cast<unsigned long long>(s.faults.worker_restarts));
