@@ -50,6 +50,17 @@ std::size_t kept_bytes(const std::string& prefix) noexcept {
   }
 }
 
+std::size_t retain_kept(const std::vector<std::string>& prefixes) noexcept {
+  io::kept::Client* client = io::kept::client();
+  if (client == nullptr) return 0;
+  try {
+    return client->retain(prefixes);
+  } catch (const std::exception& e) {
+    give_up(e.what());
+    return 0;
+  }
+}
+
 void drop_kept(const std::string& prefix) noexcept {
   io::kept::Client* client = io::kept::client();
   if (client == nullptr) return;

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cuda/device_buffer.hpp"
 #include "cuda/staged_upload.hpp"
@@ -36,6 +37,8 @@ void* kept_data(const SharedDeviceMemory& m);
 // once no process maps it). Without a keeper, or when it cannot be reached: 0, nothing. Never throw.
 std::size_t kept_bytes(const std::string& prefix) noexcept;
 void drop_kept(const std::string& prefix) noexcept;
+// Drops what the keeper holds under names that start with none of `prefixes`; returns the bytes dropped.
+std::size_t retain_kept(const std::vector<std::string>& prefixes) noexcept;
 
 // host[0, n) on the device: from the keeper under `name` when keeping (name non-empty), else uploaded into
 // an ordinary DeviceBuffer. V is a vector or HostArray of trivially copyable T.

@@ -374,6 +374,7 @@ class Engine {
   std::vector<int> gpu_ordinals(int gpus) const;
   // What isolation = "auto" means here: "process" on the CUDA backend when the worker executable is there.
   std::string auto_isolation();
+  bool worker_exe_runnable();  // engine.worker_exe (its default filled in) exists and may be executed
   Worker& add_worker(std::string name);
   // `bytes` to a new file in spool_dir named for this process, a counter and `suffix`; a failed write
   // leaves no file behind and throws.

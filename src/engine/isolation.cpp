@@ -62,10 +62,13 @@ std::string resolve_auto_isolation(const std::string& backend, bool worker_exe_r
   return backend == "cuda" && worker_exe_runnable ? "process" : "thread";
 }
 
-std::string Engine::auto_isolation() {
+bool Engine::worker_exe_runnable() {
   if (config_.worker_exe.empty()) config_.worker_exe = default_worker_exe();
-  const bool runnable = ::access(config_.worker_exe.c_str(), X_OK) == 0;
-  const std::string chosen = resolve_auto_isolation(backend_, runnable);
+  return ::access(config_.worker_exe.c_str(), X_OK) == 0;
+}
+
+std::string Engine::auto_isolation() {
+  const std::string chosen = resolve_auto_isolation(backend_, worker_exe_runnable());
   if (backend_ != "cuda" || chosen == "process") return chosen;
   log("cuzk engine: isolation auto: no worker executable at " + config_.worker_exe.string() +
       ", so the GPU workers run in this process (isolation = thread; set engine.worker_exe)");
@@ -73,8 +76,7 @@ std::string Engine::auto_isolation() {
 }
 
 void Engine::start_worker_processes(int gpus) {
-  if (config_.worker_exe.empty()) config_.worker_exe = default_worker_exe();
-  if (::access(config_.worker_exe.c_str(), X_OK) != 0)
+  if (!worker_exe_runnable())
     throw std::invalid_argument("isolation = process: the worker executable " + config_.worker_exe.string() +
                                 " is missing or not executable (set engine.worker_exe)");
   if (config_.spool_dir.empty())

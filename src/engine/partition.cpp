@@ -382,6 +382,12 @@ bool Engine::recover(Worker& w, const std::string& circuit_id, const std::except
         slot.drop();
         freed = true;
       }
+    // In a worker process, device copies an earlier process left with the keeper for keys this one has not
+    // prepared hold memory too (cuda/kept_array.hpp).
+    std::vector<std::string> in_use{circuit_id + "@"};
+    for (const auto& [id, slot] : d.keys)
+      if (!slot.kept_as.empty()) in_use.push_back(slot.kept_as + "/");
+    if (cuda::retain_kept(in_use) > 0) freed = true;
     if (freed || !repeated) return true;
     auto& slot = d.keys[circuit_id];
     // The key upload itself failed (with its plan forced: a smaller one next; chosen freely: even lean did

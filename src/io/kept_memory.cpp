@@ -159,6 +159,12 @@ std::string Keeper::answer(const std::string& request, UniqueFd received, int* s
       log_("cuzk: " + name_ + ": keeping " + f[1] + " (" + gib(*bytes) + ") for the next worker process");
     return "ok";
   }
+  if (op == "retain" && f.size() >= 1) {
+    std::vector<std::string> prefixes(f.begin() + 1, f.end());
+    for (const auto& p : prefixes)
+      if (p.empty() || p.size() > kMaxName) return "error\nretain: empty or overlong prefix";
+    return "ok\n" + std::to_string(retain(prefixes));
+  }
   if ((op == "drop" || op == "held") && f.size() == 2 && f[1].size() <= kMaxName) {
     if (op == "drop") return "ok\n" + std::to_string(drop(f[1]));
     std::lock_guard lock(mutex_);
@@ -184,6 +190,29 @@ std::uint64_t Keeper::drop(const std::string& prefix) {
   if (n > 0 && log_)
     log_("cuzk: " + name_ + ": dropped " + std::to_string(n) + " kept array(s), " + gib(total) +
          (prefix.empty() ? "" : " (" + prefix + "*)"));
+  return total;
+}
+
+std::uint64_t Keeper::retain(const std::vector<std::string>& prefixes) {
+  std::uint64_t total = 0;
+  std::size_t n = 0;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = kept_.begin(); it != kept_.end();) {
+      bool used = false;
+      for (const auto& p : prefixes) used = used || it->first.starts_with(p);
+      if (used) {
+        ++it;
+        continue;
+      }
+      total += it->second.bytes;
+      ++n;
+      it = kept_.erase(it);
+    }
+  }
+  if (n > 0 && log_)
+    log_("cuzk: " + name_ + ": dropped " + std::to_string(n) +
+         " kept array(s) of keys no longer on the device, " + gib(total));
   return total;
 }
 
@@ -238,6 +267,20 @@ std::uint64_t Client::drop(const std::string& prefix) {
   const auto f = split_lines(call("drop\n" + prefix, -1, nullptr));
   const auto v = f.size() == 2 ? parse_u64(f[1]) : std::nullopt;
   if (!v) throw KeeperError("memory keeper: malformed answer to drop");
+  return *v;
+}
+
+std::uint64_t Client::retain(const std::vector<std::string>& prefixes) {
+  std::string request = "retain";
+  for (const auto& p : prefixes) {
+    if (p.empty() || p.size() > kMaxName || p.find('\n') != std::string::npos)
+      throw KeeperError("invalid kept-memory prefix");
+    request += "\n" + p;
+  }
+  if (request.size() > kMaxPacket) throw KeeperError("retain: too many prefixes for one request");
+  const auto f = split_lines(call(request, -1, nullptr));
+  const auto v = f.size() == 2 ? parse_u64(f[1]) : std::nullopt;
+  if (!v) throw KeeperError("memory keeper: malformed answer to retain");
   return *v;
 }
 

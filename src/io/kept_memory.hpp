@@ -24,6 +24,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace cuzk::io::kept {
 
@@ -86,7 +87,8 @@ class Keeper {
   // Closes the descriptors of every name that starts with `prefix` ("" = all): their memory is freed once no
   // process maps it. Returns the bytes dropped.
   std::uint64_t drop(const std::string& prefix);
-  std::uint64_t bytes() const;  // kept now
+  std::uint64_t retain(const std::vector<std::string>& prefixes);  // drops the names outside them
+  std::uint64_t bytes() const;                                     // kept now
   std::size_t entries() const;
   std::uint64_t handed_back() const;  // arrays given to a client that asked for them by name
 
@@ -111,6 +113,9 @@ class Client {
   // under `name`.
   void keep(const std::string& name, int fd, std::uint64_t bytes, std::uint64_t checksum);
   std::uint64_t drop(const std::string& prefix);  // bytes dropped
+  // Drops every name that starts with none of `prefixes` (what no key of this process uses: an earlier
+  // process's keys); returns the bytes dropped.
+  std::uint64_t retain(const std::vector<std::string>& prefixes);
   std::uint64_t held(const std::string& prefix);  // bytes kept under names starting with `prefix`
 
  private:

@@ -175,3 +175,15 @@ TEST(KeptMemory, AClientWhoseKeeperIsGoneGetsAnError) {
   EXPECT_THROW(c.keep("a", memory_holding("a").get(), 4096, 1), KeeperError);
   EXPECT_THROW(c.keep("", 0, 1, 1), KeeperError);
 }
+
+TEST(KeptMemory, RetainKeepsOnlyTheNamesUnderThePrefixesGiven) {
+  Keeper keeper;
+  Served s(keeper);
+  for (const char* name : {"a@1/gpu0/h", "a@1/gpu0/l", "b@2/gpu0/h", "c@3/gpu0/h"})
+    s.client->keep(name, memory_holding(name).get(), 4096, 1);
+  EXPECT_EQ(s.client->retain({"a@", "c@3/gpu0/"}), 4096u);  // b's copy: no key of this process uses it
+  EXPECT_EQ(keeper.entries(), 3u);
+  EXPECT_FALSE(s.client->get("b@2/gpu0/h"));
+  EXPECT_THROW(s.client->retain({""}), KeeperError);
+  EXPECT_EQ(keeper.entries(), 3u);
+}
