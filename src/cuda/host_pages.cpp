@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -65,6 +66,17 @@ void* map_host_pages(std::size_t bytes) {
 
 void unmap_host_pages(void* p, std::size_t bytes) noexcept {
   if (p != nullptr) ::munmap(p, host_pages_length(bytes));
+}
+
+namespace {
+std::atomic<std::size_t> pinned_buffers{0};
+}  // namespace
+
+std::size_t pinned_buffer_bytes() noexcept {
+  return pinned_buffers.load();
+}
+void count_pinned_buffer(std::ptrdiff_t bytes) noexcept {
+  pinned_buffers.fetch_add(static_cast<std::size_t>(bytes));  // wraps back for negative values
 }
 
 }  // namespace cuzk::cuda

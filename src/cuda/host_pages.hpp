@@ -22,4 +22,9 @@ void unmap_host_pages(void* p, std::size_t bytes) noexcept;
 // The length map_host_pages(bytes) maps: what to page-lock.
 std::size_t host_pages_length(std::size_t bytes);
 
+// Bytes of map_host_pages memory page-locked for PinnedBuffers now (their registry locks, whole pages): the
+// engine's status tells them apart from the key ranges in the same registry.
+std::size_t pinned_buffer_bytes() noexcept;
+void count_pinned_buffer(std::ptrdiff_t bytes) noexcept;
+
 }  // namespace cuzk::cuda

@@ -52,6 +52,7 @@ class PinnedBuffer {
     }
     data_ = static_cast<T*>(p);
     size_ = n;
+    count_pinned_buffer(static_cast<std::ptrdiff_t>(host_pages_length(bytes)));
   }
 
   ~PinnedBuffer() { reset(); }
@@ -77,6 +78,7 @@ class PinnedBuffer {
   void reset() noexcept {
     if (data_ == nullptr) return;
     lock_.reset();  // the registry unregisters the range (its only holder)
+    count_pinned_buffer(-static_cast<std::ptrdiff_t>(host_pages_length(size_ * sizeof(T))));
     unmap_host_pages(data_, size_ * sizeof(T));
     data_ = nullptr;
     size_ = 0;

@@ -395,7 +395,7 @@ class Engine {
   // In the GPU region, once per circuit and device: the plan the circuit's key takes there and what it needs,
   // or, when none fits, the limit and the smallest device memory it needs (the operator's line, at the first
   // partition or preload). `footprint` is called only then.
-  void report_plan(Device& device, const std::string& circuit_id,
+  void report_plan(Device& device, const Circuit& circuit,
                    const std::function<groth16::gpu::Footprint()>& footprint);
   // The same for every GPU of this process, at a preload (a verifying-only key has no plan to report).
   void report_plans(const Circuit& circuit);

@@ -130,10 +130,12 @@ EngineStatus Engine::status(bool with_jobs) const {
   const std::size_t staging = cuda::StagedUpload::cached_bytes();
   s.pinned_staging_bytes += staging;
   // Page-locked key memory: the repository's locks (pin_keys) and those of GPU plans that stream a key from
-  // host memory, which share one registry with the staging buffers (and nothing else).
+  // host memory, which share one registry with the staging buffers and the pinned pool's buffers (and
+  // nothing else).
   if (backend_ == "cuda" && processes_.empty()) {
     const std::size_t registered = cuda::HostRegistry::instance().registered_bytes();
-    s.pinned_bytes = registered > staging ? registered - staging : 0;
+    const std::size_t others = staging + cuda::pinned_buffer_bytes();
+    s.pinned_bytes = registered > others ? registered - others : 0;
   }
 #endif
   s.partitions_by_plan = partitions_by_plan_;

@@ -110,15 +110,18 @@ std::unique_lock<std::mutex> Engine::enter_gpu(Worker& w, double* waited_ms) {
   return gpu;
 }
 
-void Engine::report_plan(Device& d, const std::string& circuit_id,
+void Engine::report_plan(Device& d, const Circuit& c,
                          const std::function<groth16::gpu::Footprint()>& footprint) {
   {
     std::lock_guard lock(d.plans_mutex);
-    if (!d.plans_reported.insert(circuit_id).second) return;
+    if (!d.plans_reported.insert(c.id).second) return;
   }
   const cuda::CurrentDeviceGuard on(d.ordinal);
-  log("cuzk: GPU " + std::to_string(d.ordinal) + ", circuit " + circuit_id + ": " +
-      groth16::gpu::describe_choice(footprint(), cuda::vram_capacity()));
+  // The key's points that a memory keeper holds from an earlier worker process are this one's room too.
+  const std::size_t kept = cuda::kept_bytes(DeviceKey::keep_name(c, d.ordinal) + "/");
+  log("cuzk: GPU " + std::to_string(d.ordinal) + ", circuit " + c.id + ": " +
+      groth16::gpu::describe_choice(footprint(), cuda::vram_capacity() + kept) +
+      (kept > 0 ? " (" + groth16::gpu::format_gib(kept) + " of it the key kept on the device)" : ""));
 }
 
 void Engine::report_plans(const Circuit& c) {
@@ -126,7 +129,7 @@ void Engine::report_plans(const Circuit& c) {
   for (auto& d : devices_) {
     if (d->lost) continue;
     try {
-      report_plan(*d, c.id, [&] {
+      report_plan(*d, c, [&] {
         return std::visit(
             [](const auto& key) -> groth16::gpu::Footprint {
               if constexpr (std::is_same_v<std::decay_t<decltype(key)>, io::bellperson::Params>)
@@ -224,7 +227,7 @@ void Engine::prove_bellperson(Worker& w, Job& job, std::uint32_t partition, Part
       auto& d = *w.device;
       const auto gpu = enter_gpu(w, &gpu_wait_ms);
       r.stages.add_detail("gpu_wait", gpu_wait_ms);
-      report_plan(d, job.circuit->id, [&] { return bp::gpu_footprint(params); });
+      report_plan(d, *job.circuit, [&] { return bp::gpu_footprint(params); });
       // In a worker process the key's points stay on the device when it dies (cuda/kept_array.hpp).
       const std::string keep_as = DeviceKey::keep_name(*job.circuit, d.ordinal);
       const auto& key = d.keys[job.circuit->id].prepare<bp::gpu::ResidentKey>(
@@ -290,7 +293,7 @@ void Engine::prove_snarkjs(Worker& w, Job& job, std::uint32_t partition, Partiti
       auto& d = *w.device;
       const auto gpu = enter_gpu(w, &gpu_wait_ms);  // the GPU region
       r.stages.add_detail("gpu_wait", gpu_wait_ms);
-      report_plan(d, job.circuit->id, [&] { return groth16::gpu::footprint(pk); });
+      report_plan(d, *job.circuit, [&] { return groth16::gpu::footprint(pk); });
       // Without a forced plan the key steps down by itself until lean fits (or throws). In a worker process
       // the points stay on the device when it dies (cuda/kept_array.hpp).
       const std::string keep_as = DeviceKey::keep_name(*job.circuit, d.ordinal);
