@@ -39,36 +39,33 @@ void* kept_data(const SharedDeviceMemory& m) {
   return m.data();
 }
 
-std::size_t kept_bytes(const std::string& prefix) noexcept {
+namespace {
+
+// ask(client)'s bytes, or 0 without a keeper or when it cannot be reached (then keeping stops: said once).
+template <class Ask>
+std::size_t ask_keeper(Ask&& ask) noexcept {
   io::kept::Client* client = io::kept::client();
   if (client == nullptr) return 0;
   try {
-    return client->held(prefix);
+    return ask(*client);
   } catch (const std::exception& e) {
     give_up(e.what());
     return 0;
   }
+}
+
+}  // namespace
+
+std::size_t kept_bytes(const std::string& prefix) noexcept {
+  return ask_keeper([&](io::kept::Client& c) { return c.held(prefix); });
 }
 
 std::size_t retain_kept(const std::vector<std::string>& prefixes) noexcept {
-  io::kept::Client* client = io::kept::client();
-  if (client == nullptr) return 0;
-  try {
-    return client->retain(prefixes);
-  } catch (const std::exception& e) {
-    give_up(e.what());
-    return 0;
-  }
+  return ask_keeper([&](io::kept::Client& c) { return c.retain(prefixes); });
 }
 
 void drop_kept(const std::string& prefix) noexcept {
-  io::kept::Client* client = io::kept::client();
-  if (client == nullptr) return;
-  try {
-    (void)client->drop(prefix);
-  } catch (const std::exception& e) {
-    give_up(e.what());
-  }
+  (void)ask_keeper([&](io::kept::Client& c) { return c.drop(prefix); });
 }
 
 std::shared_ptr<SharedDeviceMemory> kept_memory(const std::string& name, std::size_t bytes,

@@ -23,10 +23,7 @@ std::pair<UniqueFd, UniqueFd> channel() {
   return {UniqueFd(sv[0]), UniqueFd(sv[1])};
 }
 
-namespace {
-
-// One packet, with `fd` attached when >= 0. False when the peer is gone.
-bool send_packet(int socket, const std::string& payload, int fd) {
+bool send_message(int socket, const std::string& payload, int fd) {
   iovec iov{const_cast<char*>(payload.data()), payload.size()};
   msghdr msg{};
   msg.msg_iov = &iov;
@@ -48,9 +45,7 @@ bool send_packet(int socket, const std::string& payload, int fd) {
   }
 }
 
-// One packet and the descriptor it carried, if any; nullopt at end of stream or on an error. A packet
-// longer than kMaxPacket is cut (MSG_TRUNC) and reported as an empty request, which is malformed.
-std::optional<std::string> receive_packet(int socket, UniqueFd* fd) {
+std::optional<std::string> receive_message(int socket, UniqueFd* fd) {
   std::string payload(kMaxPacket, '\0');
   iovec iov{payload.data(), payload.size()};
   msghdr msg{};
@@ -80,6 +75,8 @@ std::optional<std::string> receive_packet(int socket, UniqueFd* fd) {
   payload.resize(static_cast<std::size_t>(k));
   return payload;
 }
+
+namespace {
 
 std::vector<std::string> split_lines(const std::string& s) {
   std::vector<std::string> out;
@@ -117,7 +114,7 @@ Keeper::Keeper(std::string name, std::function<void(const std::string&)> log)
 void Keeper::serve(int socket) {
   for (;;) {
     UniqueFd received;
-    const auto request = receive_packet(socket, &received);
+    const auto request = receive_message(socket, &received);
     if (!request) return;
     int send_fd = -1;
     UniqueFd dup_holder;
@@ -128,7 +125,7 @@ void Keeper::serve(int socket) {
       reply = std::string("error\n") + e.what();
       send_fd = -1;
     }
-    if (!send_packet(socket, reply, send_fd)) return;
+    if (!send_message(socket, reply, send_fd)) return;
   }
 }
 
@@ -237,9 +234,9 @@ Client::Client(UniqueFd socket) : socket_(std::move(socket)) {}
 
 std::string Client::call(const std::string& request, int send_fd, UniqueFd* received) {
   std::lock_guard lock(mutex_);
-  if (!send_packet(socket_.get(), request, send_fd))
+  if (!send_message(socket_.get(), request, send_fd))
     throw KeeperError("the memory keeper's channel is closed (sending)");
-  const auto reply = receive_packet(socket_.get(), received);
+  const auto reply = receive_message(socket_.get(), received);
   if (!reply) throw KeeperError("the memory keeper's channel is closed (receiving)");
   if (reply->starts_with("error\n")) throw KeeperError("memory keeper: " + reply->substr(6));
   return *reply;

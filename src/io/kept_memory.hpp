@@ -72,6 +72,13 @@ struct KeeperError : std::runtime_error {
 // close-on-exec. Throws KeeperError.
 std::pair<UniqueFd, UniqueFd> channel();
 
+// One packet on such a socket, with `fd` attached when >= 0; false when the peer is gone. And one received:
+// nullopt at end of stream (an empty packet reads as that too) or on an error; the descriptor that came with
+// it into *fd (every other is closed); a packet cut at kMaxPacket, or with more than one descriptor, is
+// returned empty, which no request is.
+bool send_message(int socket, const std::string& payload, int fd = -1);
+std::optional<std::string> receive_message(int socket, UniqueFd* fd);
+
 // The daemon's side: the descriptors, by name. Thread-safe; serve() runs on one thread per worker process.
 class Keeper {
  public:

@@ -130,21 +130,7 @@ TEST(KeptMemory, MalformedRequestsGetAnErrorAndTheChannelGoesOn) {
   std::thread t([&keeper, fd = keeper_end.get()] { keeper.serve(fd); });
   const std::size_t before = open_descriptors();
   auto ask = [&](const std::string& request, int fd = -1) {
-    msghdr msg{};
-    iovec iov{const_cast<char*>(request.data()), request.size()};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    if (fd >= 0) {
-      msg.msg_control = control;
-      msg.msg_controllen = sizeof control;
-      cmsghdr* c = CMSG_FIRSTHDR(&msg);
-      c->cmsg_level = SOL_SOCKET;
-      c->cmsg_type = SCM_RIGHTS;
-      c->cmsg_len = CMSG_LEN(sizeof(int));
-      std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
-    }
-    EXPECT_GE(::sendmsg(client_end.get(), &msg, MSG_NOSIGNAL), 0);
+    EXPECT_TRUE(send_message(client_end.get(), request, fd));
     std::string reply(kMaxPacket, '\0');
     const ssize_t n = ::recv(client_end.get(), reply.data(), reply.size(), 0);
     EXPECT_GT(n, 0);
