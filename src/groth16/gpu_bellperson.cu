@@ -386,19 +386,13 @@ struct ResidentKey::Impl {
   std::optional<Points> points;                   // resident
   std::vector<std::shared_ptr<void>> registered;  // streamed: page-locks of the host points
 
-  int reused = 0;  // points mapped from the keeper
-
   Impl(const io::bellperson::Params& p, cudaStream_t stream, Plan wanted, const std::string& keep_as)
       : plan(wanted),
         tables(log_domain(p), poly::root_of_unity_from<Fr>(kGenerator, log_domain(p) + 1), stream,
                wanted == Plan::kLean ? ntt::TableLayout::kCompact : ntt::TableLayout::kFull) {
     if (plan == Plan::kResident) {
       const auto up = [&](const std::string& query, const auto& v) {
-        bool kept = false;
-        auto d =
-            cuda::kept_or_uploaded(keep_as.empty() ? std::string() : keep_as + "/" + query, v, stream, &kept);
-        reused += kept ? 1 : 0;
-        return d;
+        return cuda::kept_or_uploaded(keep_as.empty() ? std::string() : keep_as + "/" + query, v, stream);
       };
       auto h = up("h", p.h);
       auto l = up("l", p.l);
@@ -428,7 +422,6 @@ ResidentKey::ResidentKey(const io::bellperson::Params& params, cudaStream_t stre
       f, plan, keep_as, [&](Plan p) { return std::make_unique<Impl>(params, stream, p, keep_as); });
   if (query_chunk) impl_->query_chunk = query_chunk;
   proof_bytes_ = f.proof_of(impl_->plan);
-  reused_ = impl_->reused;
 }
 
 ResidentKey::~ResidentKey() = default;

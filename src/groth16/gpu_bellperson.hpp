@@ -42,7 +42,6 @@ class ResidentKey {
   // What one proof with this key is estimated to allocate at its peak; the key's own memory is held already.
   std::size_t proof_bytes() const { return proof_bytes_; }
   // Arrays mapped from the keeper instead of uploaded (0 when uploaded, or without a keeper).
-  int kept_arrays_reused() const { return reused_; }
 
   struct Impl;
   const Impl& impl() const { return *impl_; }
@@ -50,7 +49,6 @@ class ResidentKey {
  private:
   std::unique_ptr<Impl> impl_;
   std::size_t proof_bytes_ = 0;
-  int reused_ = 0;
 };
 
 // `prestaged_abc`, when given, holds a, b and c already on the device, one after the other (uploaded ahead

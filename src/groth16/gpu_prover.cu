@@ -26,7 +26,6 @@ namespace cuzk::groth16::gpu {
 // The point arrays in device memory.
 template <class Curve>
 struct DevicePoints {
-  int reused = 0;  // arrays mapped from the memory keeper instead of uploaded (declared first: counted below)
   cuda::DeviceBuffer<typename Curve::G1> a, b1, c, h;
   cuda::DeviceBuffer<typename Curve::G2> b2;
 
@@ -42,12 +41,8 @@ struct DevicePoints {
 
  private:
   template <class V>
-  auto up(const std::string& keep_as, const char* query, const V& v, cudaStream_t stream) {
-    bool kept = false;
-    auto d =
-        cuda::kept_or_uploaded(keep_as.empty() ? std::string() : keep_as + "/" + query, v, stream, &kept);
-    reused += kept ? 1 : 0;
-    return d;
+  static auto up(const std::string& keep_as, const char* query, const V& v, cudaStream_t stream) {
+    return cuda::kept_or_uploaded(keep_as.empty() ? std::string() : keep_as + "/" + query, v, stream);
   }
 };
 
@@ -130,7 +125,6 @@ ResidentKey<Curve>::ResidentKey(const ProvingKey<Curve>& pk, cudaStream_t stream
   impl_ = make_in_plan<Impl>(
       f, plan, keep_as, [&](Plan p) { return std::make_unique<Impl>(pk, stream, p, row_chunk, keep_as); });
   proof_bytes_ = f.proof + (impl_->plan == Plan::kLean ? f.row_chunks : 0);
-  reused_ = impl_->points ? impl_->points->reused : 0;
 }
 template <class Curve>
 ResidentKey<Curve>::~ResidentKey() = default;

@@ -39,7 +39,6 @@ class ResidentKey {
   // What one proof with this key is estimated to allocate at its peak (Footprint::proof, plus the row
   // chunks under lean); the key's own device memory is already held.
   std::size_t proof_bytes() const { return proof_bytes_; }
-  int kept_arrays_reused() const { return reused_; }  // mapped from the keeper instead of uploaded
   ~ResidentKey();
   ResidentKey(const ResidentKey&) = delete;
   ResidentKey& operator=(const ResidentKey&) = delete;
@@ -50,7 +49,6 @@ class ResidentKey {
  private:
   std::unique_ptr<Impl> impl_;
   std::size_t proof_bytes_ = 0;
-  int reused_ = 0;
 };
 
 // `prestaged`, when given, is the witness already in device memory (uploaded ahead, while another proof
