@@ -214,13 +214,14 @@ void BM_BatchAffineAdd(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * acc.size());
 }
 
-// scalars[i]·G from the 8-bit fixed-base table (test-only setup): one product at a time with XYZZ additions
-// (mul), or 4,096 products whose additions share inversions (mul_all), on one thread. Time per product.
+// scalars[i]·G from the fixed-base table of range(0)-bit windows (test-only setup): one product at a time
+// with XYZZ additions (mul), or 4,096 products whose additions share inversions (mul_all), on one thread.
+// Time per product.
 template <class C, bool Batched>
 void BM_FixedBase(benchmark::State& state) {
   using Fr = typename C::Scalar;
   Rng rng(13);
-  const ec::FixedBaseTable<C> table(C::generator());
+  const ec::FixedBaseTable<C> table(C::generator(), Fr::bits(), static_cast<std::size_t>(state.range(0)));
   std::vector<Fr> k(4096);
   for (auto& x : k) x = ff::random_element<Fr>(rng);
   tbb::task_arena one(1);
@@ -234,6 +235,17 @@ void BM_FixedBase(benchmark::State& state) {
     });
   }
   state.SetItemsProcessed(state.iterations() * k.size());
+}
+
+// Building the fixed-base table of range(0)-bit windows (each setup makes one of G1 and one of G2), on the
+// machine's threads.
+template <class C>
+void BM_FixedBaseTable(benchmark::State& state) {
+  for (auto _ : state) {
+    const ec::FixedBaseTable<C> table(C::generator(), C::Scalar::bits(),
+                                      static_cast<std::size_t>(state.range(0)));
+    benchmark::DoNotOptimize(table.table().data());
+  }
 }
 
 // One window's bucket accumulation and reduction for 2^20 distinct points (c = 16, one thread, as each of a
@@ -265,9 +277,29 @@ BENCHMARK(BM_BatchAffineAdd<ec::bls12_381::G1Cfg>)->Name("ec/g1_batch_affine_add
 BENCHMARK(BM_BatchAffineAdd<ec::bls12_381::G2Cfg>)->Name("ec/g2_batch_affine_add/bls12_381");
 BENCHMARK(BM_FixedBase<ec::bls12_381::G1Cfg, false>)
     ->Name("ec/g1_fixed_base_mul/bls12_381")
+    ->Arg(8)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FixedBase<ec::bls12_381::G1Cfg, true>)
     ->Name("ec/g1_fixed_base_mul_all/bls12_381")
+    ->Arg(8)
+    ->Arg(12)
+    ->Arg(16)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FixedBaseTable<ec::bls12_381::G1Cfg>)
+    ->Name("ec/g1_fixed_base_table/bls12_381")
+    ->Arg(8)
+    ->Arg(16)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FixedBaseTable<ec::bls12_381::G2Cfg>)
+    ->Name("ec/g2_fixed_base_table/bls12_381")
+    ->Arg(8)
+    ->Arg(16)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FixedBase<ec::bls12_381::G2Cfg, true>)
+    ->Name("ec/g2_fixed_base_mul_all/bls12_381")
+    ->Arg(8)
+    ->Arg(12)
+    ->Arg(16)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BucketWindow<ec::bls12_381::G1Cfg, false>)
     ->Name("msm/cpu_window_xyzz/bls12_381_G1/2^20")

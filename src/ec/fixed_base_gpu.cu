@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "cuda/device.hpp"
 #include "cuda/device_buffer.hpp"
@@ -36,6 +38,9 @@ std::vector<Affine<C>> fixed_base_mul_all(const FixedBaseTable<C>& table,
   using Fr = typename C::Scalar;
   std::vector<Affine<C>> out(scalars.size());
   if (scalars.empty()) return out;
+  if (table.window_bits() != 8)  // the kernel's digits are bytes
+    throw std::invalid_argument("the GPU's fixed-base products take a table of 8-bit windows, not " +
+                                std::to_string(table.window_bits()));
   cuda::Stream stream;
   cuda::DeviceBuffer<Affine<C>> d_table(table.table().size());
   d_table.upload(table.table().data(), table.table().size(), stream.get());

@@ -299,8 +299,10 @@ QapAtTau evaluate_at_tau(const r1cs::CsrSystem<Fr>& cs, const Fr& tau) {
 // full-size key (47 GB of points at 32 GiB WindowPoSt) is not built beside everything that led to it.
 io::bellperson::Params setup_at_tau(QapAtTau q, const ToxicWaste<Curve>& tw, const FixedBaseMul<Curve>& mul) {
   const std::size_t n_in = q.n_in, n_aux = q.n_aux, n_vars = n_in + n_aux, m = q.m;
-  const ec::FixedBaseTable<Curve::G1Cfg> g1(Curve::G1Cfg::generator());
-  const ec::FixedBaseTable<Curve::G2Cfg> g2(Curve::G2Cfg::generator());
+  // ic and l, a, b_g1, b_g2 and h: about 4·n_vars + m products (the GPU's products read 8-bit windows).
+  const std::size_t window = mul.g1 ? 8 : ec::setup_window(4 * n_vars + m);
+  const ec::FixedBaseTable<Curve::G1Cfg> g1(Curve::G1Cfg::generator(), Fr::bits(), window);
+  const ec::FixedBaseTable<Curve::G2Cfg> g2(Curve::G2Cfg::generator(), Fr::bits(), window);
   auto g1_all = [&](const std::vector<Fr>& k) { return mul.g1 ? mul.g1(g1, k) : g1.mul_all(k); };
   auto g2_all = [&](const std::vector<Fr>& k) { return mul.g2 ? mul.g2(g2, k) : g2.mul_all(k); };
   auto g1_of = [&](const Fr& k) { return g1.mul(k.to_int()).to_affine(); };

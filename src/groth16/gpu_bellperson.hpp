@@ -41,7 +41,6 @@ class ResidentKey {
   groth16::gpu::Plan plan() const;
   // What one proof with this key is estimated to allocate at its peak; the key's own memory is held already.
   std::size_t proof_bytes() const { return proof_bytes_; }
-  // Arrays mapped from the keeper instead of uploaded (0 when uploaded, or without a keeper).
 
   struct Impl;
   const Impl& impl() const { return *impl_; }

@@ -140,8 +140,10 @@ ProvingKey<Curve> setup(const r1cs::CsrSystem<typename Curve::Fr>& cs, const Tox
     pk.coefs[cs.a.nnz() + cs.b.nnz() + s] = {0, static_cast<std::uint32_t>(n_constraints + s), s, Fr::one()};
   }
 
-  const ec::FixedBaseTable<typename Curve::G1Cfg> g1(Curve::G1Cfg::generator());
-  const ec::FixedBaseTable<typename Curve::G2Cfg> g2(Curve::G2Cfg::generator());
+  // a, b1, b2, c and h: about 4·n_vars + N products (the GPU's products read 8-bit windows).
+  const std::size_t window = mul.g1 ? 8 : ec::setup_window(4 * std::size_t(n_vars) + domain.n);
+  const ec::FixedBaseTable<typename Curve::G1Cfg> g1(Curve::G1Cfg::generator(), Fr::bits(), window);
+  const ec::FixedBaseTable<typename Curve::G2Cfg> g2(Curve::G2Cfg::generator(), Fr::bits(), window);
   auto g1_all = [&](const std::vector<Fr>& k) { return mul.g1 ? mul.g1(g1, k) : g1.mul_all(k); };
   auto g2_all = [&](const std::vector<Fr>& k) { return mul.g2 ? mul.g2(g2, k) : g2.mul_all(k); };
   auto g1_of = [&](const Fr& k) { return g1.mul(k.to_int()).to_affine(); };

@@ -331,26 +331,37 @@ TYPED_TEST(ecGroup, BatchAffineAddsAgreeWithJacobian) {
 }
 
 // The fixed-base table's products, one at a time and batched, equal the double-and-add scalar
-// multiplication for random scalars and for the edges of the 8-bit windows.
+// multiplication for random scalars and for the edges of the windows: 8 bits (the GPU's and small setups'),
+// 5 and 11 (digits across a limb boundary, as large setups' 16 bits are not).
 TYPED_TEST(ecGroup, FixedBaseProductsAgreeWithScalarMul) {
   using A = typename TypeParam::A;
   using Fr = typename TypeParam::Fr;
+  using J = ec::Jacobian<typename TypeParam::C>;
   const A g = TypeParam::C::generator();
-  const ec::FixedBaseTable<typename TypeParam::C> table(g);
   std::vector<Fr> k;
   for (int i = 0; i < 1500; ++i) k.push_back(this->random_scalar());  // two blocks of lanes
-  for (u64 v : {0ull, 1ull, 2ull, 255ull, 256ull, 257ull, 65535ull, 65536ull}) k.push_back(Fr::from_u64(v));
+  for (u64 v : {0ull, 1ull, 2ull, 31ull, 32ull, 255ull, 256ull, 257ull, 2047ull, 2048ull, 65535ull, 65536ull,
+                (1ull << 63) - 1, 1ull << 63})
+    k.push_back(Fr::from_u64(v));
   k.push_back(-Fr::one());
   k.push_back(-Fr::from_u64(256));
-  const auto all = table.mul_all(k);
-  ASSERT_EQ(all.size(), k.size());
-  for (std::size_t i = 0; i < k.size(); ++i) {
-    const auto expect = ec::scalar_mul(g, k[i].to_int());
-    ASSERT_EQ(ec::Jacobian<typename TypeParam::C>::from_affine(all[i]), expect) << "scalar " << i;
-    if (i % 97 == 0 || i >= 1500) {
-      ASSERT_EQ(table.mul(k[i].to_int()), expect) << "scalar " << i;
+  std::vector<J> expect;
+  for (const Fr& x : k) expect.push_back(ec::scalar_mul(g, x.to_int()));
+  for (std::size_t window : {8, 5, 11}) {
+    const ec::FixedBaseTable<typename TypeParam::C> table(g, Fr::bits(), window);
+    ASSERT_EQ(table.window_bits(), window);
+    ASSERT_EQ(table.table().size(), table.windows() * ((std::size_t(1) << window) - 1));
+    const auto all = table.mul_all(k);
+    ASSERT_EQ(all.size(), k.size());
+    for (std::size_t i = 0; i < k.size(); ++i) {
+      ASSERT_EQ(J::from_affine(all[i]), expect[i]) << "window " << window << ", scalar " << i;
+      if (i % 97 == 0 || i >= 1500) ASSERT_EQ(table.mul(k[i].to_int()), expect[i]) << "scalar " << i;
     }
   }
+  EXPECT_THROW(ec::FixedBaseTable<typename TypeParam::C>(g, Fr::bits(), 0), std::invalid_argument);
+  EXPECT_THROW(ec::FixedBaseTable<typename TypeParam::C>(g, Fr::bits(), 21), std::invalid_argument);
+  EXPECT_EQ(ec::setup_window(1000), 8u);
+  EXPECT_EQ(ec::setup_window(std::size_t(1) << 22), 16u);
 }
 
 }  // namespace
