@@ -355,7 +355,9 @@ TYPED_TEST(ecGroup, FixedBaseProductsAgreeWithScalarMul) {
     ASSERT_EQ(all.size(), k.size());
     for (std::size_t i = 0; i < k.size(); ++i) {
       ASSERT_EQ(J::from_affine(all[i]), expect[i]) << "window " << window << ", scalar " << i;
-      if (i % 97 == 0 || i >= 1500) ASSERT_EQ(table.mul(k[i].to_int()), expect[i]) << "scalar " << i;
+      if (i % 97 == 0 || i >= 1500) {
+        ASSERT_EQ(table.mul(k[i].to_int()), expect[i]) << "scalar " << i;
+      }
     }
   }
   EXPECT_THROW(ec::FixedBaseTable<typename TypeParam::C>(g, Fr::bits(), 0), std::invalid_argument);
