@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -49,6 +50,7 @@ void prove_with_plan(const io::bellperson::Params& params, const bp::Assignment&
     if (i == 0) continue;
     std::map<std::string, double> per_proof;  // a stage may run in parts (abc and h: one per vector)
     for (const auto& [name, ms] : t.stages_ms) per_proof[name] += ms;
+    for (const auto& [name, ms] : t.details_ms) per_proof["detail:" + name] += ms;
     for (const auto& [name, ms] : per_proof) stages[name].push_back(ms);
     totals.push_back(t.total_ms());
   }
@@ -86,13 +88,28 @@ void bench_gpu_porep_bellperson(int log_domain, int reps, cudaStream_t stream) {
   for (const auto& run : plans_from_env({groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed, groth16::gpu::Plan::kLean})) {
     const auto& plan = run.plan;
     const ScopedPlanCap cap(run);
-    try {
-      prove_with_plan(params, w, pub, plan, log_domain, reps, stream);
-    } catch (const cuda::CudaError& e) {  // e.g. resident under CUZK_VRAM_LIMIT_GIB: the next plan still runs
-      if (e.kind() != cuda::CudaError::Kind::out_of_memory) throw;
-      std::printf("| bellperson partition (%s) | 2^%d | out of device memory: %s |\n",
-                  plan ? groth16::gpu::to_string(*plan) : "chosen", log_domain, e.what());
-      std::fflush(stdout);
+    // CUZK_BENCH_STREAMED_OVERLAPS: the streamed plan once per CUZK_STREAMED_OVERLAP value of this
+    // comma-separated list (how the streamed prover runs its H MSM beside the witness side), on one setup.
+    std::vector<std::string> overlaps{""};
+    if (const char* list = std::getenv("CUZK_BENCH_STREAMED_OVERLAPS");
+        list && *list && plan == groth16::gpu::Plan::kStreamed) {
+      overlaps.clear();
+      std::stringstream in(list);
+      for (std::string v; std::getline(in, v, ',');) overlaps.push_back(v);
+    }
+    for (const auto& overlap : overlaps) {
+      if (!overlap.empty()) {
+        setenv("CUZK_STREAMED_OVERLAP", overlap.c_str(), 1);
+        std::printf("CUZK_STREAMED_OVERLAP=%s\n", overlap.c_str());
+      }
+      try {
+        prove_with_plan(params, w, pub, plan, log_domain, reps, stream);
+      } catch (const cuda::CudaError& e) {  // e.g. resident under CUZK_VRAM_LIMIT_GIB: the next plan still runs
+        if (e.kind() != cuda::CudaError::Kind::out_of_memory) throw;
+        std::printf("| bellperson partition (%s) | 2^%d | out of device memory: %s |\n",
+                    plan ? groth16::gpu::to_string(*plan) : "chosen", log_domain, e.what());
+        std::fflush(stdout);
+      }
     }
   }
 }

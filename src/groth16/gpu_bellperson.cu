@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
+#include <cstdlib>
 #include <cub/device/device_scan.cuh>
 #include <future>
 #include <limits>
@@ -373,6 +375,86 @@ void for_each_query_chunk(const DeviceWitness& d, const std::uint64_t* head, con
                 " points");
 }
 
+// The witness-side sums of a proof with streamed points: the A query, B in G1 and G2, and L (the C query's
+// private part).
+struct WitnessSums {
+  ec::Jacobian<G1> a = ec::Jacobian<G1>::infinity(), b1 = ec::Jacobian<G1>::infinity(),
+                   l = ec::Jacobian<G1>::infinity();
+  ec::Jacobian<G2> b2 = ec::Jacobian<G2>::infinity();
+};
+
+// The split form over streamed points, one query at a time (a 16 GiB card holds one query's scalars and
+// classes beside [inputs, aux], not all three), each MSM streaming its points once; `chunk` values of
+// [inputs, aux] at a time (lean: so that an 11 GiB card holds a chunk's). Dense, the 2^27 A and L MSMs sorted
+// every window's digit of 130 M mostly-0/1 scalars: 5.4 and 3.1 s on the H200.
+WitnessSums witness_side_streamed(const io::bellperson::Params& p, const Assignment& w, WitnessUpload& upload,
+                                  std::size_t chunk, cudaStream_t stream, StageTimings* timings) {
+  DeviceWitness d;
+  {
+    StageTimer t(timings, "witness");
+    d = upload.take(stream);
+  }
+  WitnessSums out;
+  for_each_query_chunk(d, nullptr, d.a_aux.data(), p.a.size(), chunk, stream, timings,
+                       [&](const ClassifiedScalars& sc, std::size_t at) {
+                         StageTimer t(timings, "msm_a");
+                         out.a += sc.sum<G1>(p.a.data() + at, stream);
+                       });
+  for_each_query_chunk(d, d.b_inputs.data(), d.b_aux.data(), p.b_g1.size(), chunk, stream, timings,
+                       [&](const ClassifiedScalars& sc, std::size_t at) {
+                         {
+                           StageTimer t(timings, "msm_b1");
+                           out.b1 += sc.sum<G1>(p.b_g1.data() + at, stream);
+                         }
+                         StageTimer t(timings, "msm_b2");
+                         out.b2 += sc.sum<G2>(p.b_g2.data() + at, stream);
+                       });
+  // L over the aux assignment, classified in place (its last use): a chunk of values at a time.
+  for (std::size_t first = 0, count = 0; first < w.aux.size(); first += count) {
+    count = std::min(chunk, w.aux.size() - first);
+    std::optional<ClassifiedScalars> aux;
+    {
+      StageTimer t(timings, "classify");
+      aux.emplace(d.w.data() + d.n_in + first, count, stream);
+    }
+    StageTimer t(timings, "msm_c");
+    out.l += aux->sum<G1>(p.l.data() + first, stream);
+  }
+  return out;
+}
+
+// How a streamed proof runs its H MSM beside the witness-side MSMs: the H MSM's share of the room, and the
+// values of [inputs, aux] per query chunk on the witness side.
+struct StreamedOverlap {
+  double h_share = 0.5;
+  std::size_t query_chunk = std::numeric_limits<std::size_t>::max();
+};
+
+// CUZK_STREAMED_OVERLAP: "off" (one after the other), or SHARE[:LOG2_CHUNK] (the H MSM's share of the room, in
+// (0, 1), and chunks of 2^LOG2_CHUNK values; whole queries without). Unset: off, until a 32 GiB PoRep under a
+// 24 GiB limit has measured it on a GPU (issue 31).
+std::optional<StreamedOverlap> streamed_overlap() {
+  const char* env = std::getenv("CUZK_STREAMED_OVERLAP");
+  if (!env || !*env) return std::nullopt;
+  StreamedOverlap o;
+  const std::string v(env);
+  if (v == "off") return std::nullopt;
+  const auto bad = [&] {
+    return Error("CUZK_STREAMED_OVERLAP=" + v + ": expected off or SHARE[:LOG2_CHUNK], SHARE in (0, 1)");
+  };
+  char* end = nullptr;
+  o.h_share = std::strtod(v.c_str(), &end);
+  if (end == v.c_str() || !(o.h_share > 0 && o.h_share < 1)) throw bad();
+  if (*end == ':') {
+    const char* start = end + 1;
+    const unsigned long bits = std::strtoul(start, &end, 10);
+    if (end == start || bits < 10 || bits > 40) throw bad();
+    o.query_chunk = std::size_t(1) << bits;
+  }
+  if (*end != '\0') throw bad();
+  return o;
+}
+
 }  // namespace
 
 struct ResidentKey::Impl {
@@ -561,12 +643,60 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   const std::size_t w_bytes = (w.inputs.size() + w.aux.size()) * sizeof(Fr);
   constexpr std::size_t kStreamedHMsmRoom = std::size_t(8) << 30;
   if (!upload && (pts || cuda::vram_available() >= w_bytes + kStreamedHMsmRoom)) upload.emplace(w, stream);
-  {
+  const std::optional<StreamedOverlap> overlap =
+      !pts && k.plan == Plan::kStreamed && upload ? streamed_overlap() : std::nullopt;
+  if (overlap) {
+    // Streamed points with room to spare (24 GiB cards at 32 GiB PoRep): the H MSM, bound by its products,
+    // runs on a helper thread while the witness-side MSMs, bound by the bus (their scalars are mostly 0 and
+    // 1, their 34.6 GB of points cross PCIe), run beside it on a second stream, where one after the other
+    // left the GPU's cores idle during their uploads. Each plans within its share of the room.
+    const std::size_t room = cuda::vram_available();
+    const auto h_room = static_cast<std::size_t>(overlap->h_share * double(room));
+    int device = 0;
+    CUZK_CUDA_CHECK(cudaGetDevice(&device));
+    cuda::ThreadVramSection section;  // the engine's per-proof need counts the helper's peak too
+    std::size_t h_peak = 0;
+    double h_ms = 0;
+    std::future<ec::Jacobian<G1>> h_sum = std::async(std::launch::async, [&] {
+      CUZK_CUDA_CHECK(cudaSetDevice(device));
+      const cuda::ThreadVramShare share(h_room);
+      const cuda::ThreadVramPeak peak;
+      const auto t0 = std::chrono::steady_clock::now();
+      const auto sum = msm<G1>(nullptr, p.h, d_h, m - 1, stream);
+      h_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      h_peak = peak.bytes();
+      return sum;
+    });  // waited for on every path: its destructor, before d_q goes
+    cuda::Stream side;
+    WitnessSums sums;
+    {
+      const cuda::ThreadVramShare share(room - h_room);
+      sums = witness_side_streamed(p, w, *upload, overlap->query_chunk, side.get(), timings);
+    }
+    {
+      StageTimer t(timings, "msm_h");  // the H MSM's part after the witness side's (its whole: msm_h_beside)
+      res.c = h_sum.get() + sums.l;
+    }
+    section.add_helper_peak(h_peak);
+    if (timings) timings->add_detail("msm_h_beside", h_ms);
+    res.a = sums.a;
+    res.b1 = sums.b1;
+    res.b2 = sums.b2;
+  } else {
     StageTimer t(timings, "msm_h");
     res.c = msm<G1>(pts ? &pts->h : nullptr, p.h, d_h, m - 1, stream);
   }
   d_q.reset();
   if (!upload) upload.emplace(w, stream);
+  if (!pts && !overlap) {
+    // Streamed points: lean, a query in chunks.
+    const std::size_t chunk = k.plan == Plan::kLean ? k.query_chunk : std::numeric_limits<std::size_t>::max();
+    const WitnessSums sums = witness_side_streamed(p, w, *upload, chunk, stream, timings);
+    res.a = sums.a;
+    res.b1 = sums.b1;
+    res.b2 = sums.b2;
+    res.c += sums.l;
+  }
   if (pts) {
     // Resident points: the witness-side MSMs take the split form, on scalars gathered on the device.
     const WitnessScalars ws = classify_witness(p, w, *upload, stream, timings);
@@ -586,45 +716,6 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     {
       StageTimer t(timings, "msm_c");  // L over the aux assignment (the C query's private part): its ones
       res.c += l_tail + groth16::gpu::ones_sum(pts->l.data(), ws.aux_classes, stream, timings);
-    }
-  } else {
-    // Streamed points: the same split form, one query at a time (a 16 GiB card holds one query's scalars and
-    // classes beside [inputs, aux], not all three), each MSM streaming its points once; lean, a query in
-    // chunks. Dense, the 2^27 A and L MSMs sorted every window's digit of 130 M mostly-0/1 scalars: 5.4 and
-    // 3.1 s on the H200.
-    const std::size_t chunk = k.plan == Plan::kLean ? k.query_chunk : std::numeric_limits<std::size_t>::max();
-    DeviceWitness d;
-    {
-      StageTimer t(timings, "witness");
-      d = upload->take(stream);
-    }
-    res.a = ec::Jacobian<G1>::infinity();
-    res.b1 = ec::Jacobian<G1>::infinity();
-    res.b2 = ec::Jacobian<G2>::infinity();
-    for_each_query_chunk(d, nullptr, d.a_aux.data(), p.a.size(), chunk, stream, timings,
-                         [&](const ClassifiedScalars& sc, std::size_t at) {
-                           StageTimer t(timings, "msm_a");
-                           res.a += sc.sum<G1>(p.a.data() + at, stream);
-                         });
-    for_each_query_chunk(d, d.b_inputs.data(), d.b_aux.data(), p.b_g1.size(), chunk, stream, timings,
-                         [&](const ClassifiedScalars& sc, std::size_t at) {
-                           {
-                             StageTimer t(timings, "msm_b1");
-                             res.b1 += sc.sum<G1>(p.b_g1.data() + at, stream);
-                           }
-                           StageTimer t(timings, "msm_b2");
-                           res.b2 += sc.sum<G2>(p.b_g2.data() + at, stream);
-                         });
-    // L over the aux assignment, classified in place (its last use): a chunk of values at a time.
-    for (std::size_t first = 0, count = 0; first < w.aux.size(); first += count) {
-      count = std::min(chunk, w.aux.size() - first);
-      std::optional<ClassifiedScalars> aux;
-      {
-        StageTimer t(timings, "classify");
-        aux.emplace(d.w.data() + d.n_in + first, count, stream);
-      }
-      StageTimer t(timings, "msm_c");
-      res.c += aux->sum<G1>(p.l.data() + first, stream);
     }
   }
   if (p.vk.delta1.is_infinity() || p.vk.delta2.is_infinity())
