@@ -430,9 +430,9 @@ struct StreamedOverlap {
   std::size_t query_chunk = std::numeric_limits<std::size_t>::max();
 };
 
-// CUZK_STREAMED_OVERLAP: "off" (one after the other), or SHARE[:LOG2_CHUNK] (the H MSM's share of the room, in
-// (0, 1), and chunks of 2^LOG2_CHUNK values; whole queries without). Unset: off, until a 32 GiB PoRep under a
-// 24 GiB limit has measured it on a GPU (issue 31).
+// CUZK_STREAMED_OVERLAP: "off" (one after the other), or SHARE[:LOG2_CHUNK] (the H MSM's share of the room,
+// in (0, 1), and chunks of 2^LOG2_CHUNK values; whole queries without). Unset: off, until a 32 GiB PoRep
+// under a 24 GiB limit has measured it on a GPU (issue 31).
 std::optional<StreamedOverlap> streamed_overlap() {
   const char* env = std::getenv("CUZK_STREAMED_OVERLAP");
   if (!env || !*env) return std::nullopt;
