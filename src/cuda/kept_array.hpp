@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
@@ -39,6 +40,12 @@ std::size_t kept_bytes(const std::string& prefix) noexcept;
 void drop_kept(const std::string& prefix) noexcept;
 // Drops what the keeper holds under names that start with none of `prefixes`; returns the bytes dropped.
 std::size_t retain_kept(const std::vector<std::string>& prefixes) noexcept;
+
+// The name a key's query is kept under: "<keep_as>/<query>"; empty (not kept) when keep_as is, as for the
+// CLI's and the C ABI's keys, which no keeper holds.
+inline std::string kept_name(const std::string& keep_as, std::string_view query) {
+  return keep_as.empty() ? std::string() : keep_as + "/" + std::string(query);
+}
 
 // host[0, n) on the device: from the keeper under `name` when keeping (name non-empty), else uploaded into
 // an ordinary DeviceBuffer. V is a vector or HostArray of trivially copyable T.

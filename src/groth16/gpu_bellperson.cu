@@ -1,11 +1,6 @@
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-
 #include <algorithm>
 #include <bit>
 #include <chrono>
-#include <cstdlib>
-#include <cub/device/device_scan.cuh>
 #include <future>
 #include <limits>
 #include <optional>
@@ -23,6 +18,7 @@
 #include "cuda/vram.hpp"
 #include "groth16/bellperson_plan.hpp"
 #include "groth16/gpu_bellperson.hpp"
+#include "groth16/gpu_bellperson_witness.cuh"
 #include "groth16/gpu_split_msm.cuh"
 #include "groth16/plan_attempts.hpp"
 #include "groth16/prover.hpp"
@@ -113,348 +109,6 @@ ec::Jacobian<Cfg> msm(const cuda::DeviceBuffer<ec::Affine<Cfg>>* resident,
                   : msm::gpu::pippenger_streamed<Cfg, 4>(host.data(), d_scalars, n, stream);
 }
 
-// Bit i of bellperson density words, as a query flag or a scan's input.
-struct DensityBit {
-  const std::uint64_t* words;
-  __host__ __device__ std::uint32_t operator()(std::size_t i) const {
-    return static_cast<std::uint32_t>((words[i / 64] >> (i % 64)) & 1);
-  }
-};
-
-// flags[i]: whether value first + i of [inputs, aux] is in a query, for i < count. Inputs by `head` (every
-// input when null), aux values by `aux` (density bit words, as bellperson's DensityTracker keeps them).
-__global__ void query_flags_kernel(std::size_t n_in, const std::uint64_t* head, const std::uint64_t* aux,
-                                   std::size_t first, std::size_t count, std::uint8_t* flags) {
-  const std::size_t k = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (k >= count) return;
-  const std::size_t i = first + k;
-  const std::uint64_t* words = i < n_in ? head : aux;
-  flags[k] = words ? static_cast<std::uint8_t>(DensityBit{words}(i < n_in ? i : i - n_in)) : 1;
-}
-
-// The values [first, first + count) of d_w = [inputs, aux] that a query holds (Montgomery), gathered on the
-// device in the order of the key's points: the device form of a_query_scalars / b_query_scalars, or a chunk
-// of it. `head` and `aux` are density bit words on the device (head null: every input). *selected: how many.
-cuda::DeviceBuffer<Fr> select_query(const Fr* d_w, std::size_t n_in, const std::uint64_t* head,
-                                    const std::uint64_t* aux, std::size_t first, std::size_t count,
-                                    std::size_t bound, std::size_t* selected, cudaStream_t stream) {
-  cuda::DeviceBuffer<Fr> out(std::min(count, bound), stream);
-  *selected = 0;
-  if (count == 0 || bound == 0) return out;
-  cuda::DeviceBuffer<std::uint8_t> flags(count, stream);
-  query_flags_kernel<<<blocks_for(count), kThreads, 0, stream>>>(n_in, head, aux, first, count, flags.data());
-  cuda::check_last_launch("bellperson query_flags_kernel");
-  *selected = groth16::gpu::select_flagged(d_w + first, flags.data(), out.data(), count, stream);
-  // check() compared the densities' popcounts with the key's lengths, so this is a bug if it fires.
-  if (*selected > out.size())
-    throw Error("a query selected " + std::to_string(*selected) + " values for " +
-                std::to_string(out.size()) + " points");
-  return out;
-}
-
-// map[i] ← n_in + map[i] (aux value i's rank among those in the A query) where a_aux has bit i, else
-// kNoPoint.
-__global__ void a_point_map_kernel(const std::uint64_t* a_aux, std::size_t n_aux, std::size_t n_in,
-                                   std::uint32_t* map) {
-  const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (i >= n_aux) return;
-  map[i] = DensityBit{a_aux}(i) ? static_cast<std::uint32_t>(n_in + map[i]) : msm::gpu::kNoPoint;
-}
-
-// For every aux value, its point in the A query (every input first, then the aux values set in a_aux), or
-// kNoPoint: how the A query's sum reads the aux values' sort (pippenger_shared).
-cuda::DeviceBuffer<std::uint32_t> a_point_map(const std::uint64_t* a_aux, std::size_t n_aux, std::size_t n_in,
-                                              cudaStream_t stream) {
-  cuda::DeviceBuffer<std::uint32_t> map(n_aux, stream);
-  if (n_aux == 0) return map;
-  const auto bits =
-      thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0), DensityBit{a_aux});
-  std::size_t temp_bytes = 0;
-  CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, bits, map.data(), n_aux, stream));
-  cuda::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream);
-  CUZK_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, bits, map.data(), n_aux, stream));
-  a_point_map_kernel<<<blocks_for(n_aux), kThreads, 0, stream>>>(a_aux, n_aux, n_in, map.data());
-  cuda::check_last_launch("bellperson a_point_map_kernel");
-  return map;
-}
-
-// The A query's point for the k-th aux value equal to one (kNoPoint where the A query lacks it).
-struct AOnePoint {
-  const std::uint32_t* aux_ones;
-  const std::uint32_t* a_of_aux;
-  __host__ __device__ std::uint32_t operator()(std::size_t k) const { return a_of_aux[aux_ones[k]]; }
-};
-struct HasPoint {
-  __host__ __device__ bool operator()(std::uint32_t i) const { return i != msm::gpu::kNoPoint; }
-};
-
-// The A query's ones, as positions among its points: the inputs equal to one (every input is in the A query,
-// first), then the aux ones that the A query holds, read off the aux values' classes through a_of_aux. So
-// the A query is never gathered nor classified (130 M values at 32 GiB PoRep). Waits for the stream.
-groth16::gpu::WitnessClasses a_query_ones(const Assignment& w,
-                                          const groth16::gpu::WitnessClasses& aux_classes,
-                                          const cuda::DeviceBuffer<std::uint32_t>& a_of_aux,
-                                          cudaStream_t stream) {
-  std::vector<std::uint32_t> input_ones;
-  for (std::size_t j = 0; j < w.inputs.size(); ++j)
-    if (w.inputs[j].is_one()) input_ones.push_back(static_cast<std::uint32_t>(j));
-  groth16::gpu::WitnessClasses out{
-      cuda::DeviceBuffer<std::uint32_t>(input_ones.size() + aux_classes.n_ones, stream),
-      cuda::DeviceBuffer<std::uint32_t>(0, stream)};
-  out.ones.upload(input_ones.data(), input_ones.size(), stream);
-  out.n_ones = input_ones.size();
-  if (aux_classes.n_ones == 0) return out;
-  const auto points = thrust::make_transform_iterator(thrust::counting_iterator<std::size_t>(0),
-                                                      AOnePoint{aux_classes.ones.data(), a_of_aux.data()});
-  out.n_ones +=
-      groth16::gpu::select_if(points, out.ones.data() + out.n_ones, aux_classes.n_ones, HasPoint{}, stream);
-  return out;
-}
-
-// The scalars of the witness-side MSMs, on the device and classified for the split form (zeros skipped,
-// ones batch-added): [inputs, aux] (the aux values serve L and the A query's tail), the B query gathered
-// from it, and the A query's ones.
-struct WitnessScalars {
-  cuda::DeviceBuffer<Fr> w, b;  // plain integers once classified
-  groth16::gpu::WitnessClasses a_classes, b_classes, aux_classes;
-  cuda::DeviceBuffer<std::uint32_t> a_of_aux;  // aux value i → its A query point, or msm::gpu::kNoPoint
-  std::size_t n_in = 0;
-  const ff::BigInt<4>* aux() const { return reinterpret_cast<const ff::BigInt<4>*>(w.data() + n_in); }
-  const ff::BigInt<4>* plain(const cuda::DeviceBuffer<Fr>& v) const {
-    return reinterpret_cast<const ff::BigInt<4>*>(v.data());
-  }
-};
-
-// What the witness-side MSMs read of an assignment, on the device: [inputs, aux] and the three densities.
-struct DeviceWitness {
-  cuda::DeviceBuffer<Fr> w;
-  cuda::DeviceBuffer<std::uint64_t> a_aux, b_inputs, b_aux;  // bellperson's density bit words
-  std::size_t n_in = 0;
-
-  std::size_t n_aux() const { return w.size() - n_in; }
-  // The B query's scalars (the inputs set in b_inputs, then the aux values set in b_aux), in the order of its
-  // points: with resident points only the B query is gathered (classify_witness).
-  cuda::DeviceBuffer<Fr> b_query(const io::bellperson::Params& p, cudaStream_t stream) const {
-    std::size_t n = 0;
-    auto out =
-        select_query(w.data(), n_in, b_inputs.data(), b_aux.data(), 0, w.size(), p.b_g1.size(), &n, stream);
-    if (n != p.b_g1.size())
-      throw Error("the B query selected " + std::to_string(n) + " values for " +
-                  std::to_string(p.b_g1.size()) + " points");
-    return out;
-  }
-};
-
-// [inputs, aux] and the densities uploaded on a copy stream while the H MSM runs (4.2 GB at 32 GiB PoRep,
-// against an H MSM of ~1 s). The assignment may be pageable memory: the copy (through StagedUpload's
-// page-locked buffers, filled on the host) holds the calling thread until its bytes are read, so a helper
-// thread makes it and the H MSM is launched meanwhile. Straight from pageable memory it took ~0.5 s and held
-// the driver's staging path, and the H MSM took 1.88 s instead of 1.26 (on the H200), apparently its small
-// copies waiting behind it. The densities (16 MB each at PoRep scale) come here too, not at the classify
-// stage: there a second worker's pre-staging DMA (12.9 GB at K = 27) was often in flight, and the proof's
-// copies waited behind it on the copy engine (classify 249 ms instead of 24).
-class WitnessUpload {
- public:
-  // The buffers are the proof stream's (stream-ordered there): the copies wait for their allocation.
-  WitnessUpload(const Assignment& w, cudaStream_t stream)
-      : d_{cuda::DeviceBuffer<Fr>(w.inputs.size() + w.aux.size(), stream),
-           cuda::DeviceBuffer<std::uint64_t>(w.a_aux.words.size(), stream),
-           cuda::DeviceBuffer<std::uint64_t>(w.b_inputs.words.size(), stream),
-           cuda::DeviceBuffer<std::uint64_t>(w.b_aux.words.size(), stream), w.inputs.size()} {
-    int device = 0;
-    CUZK_CUDA_CHECK(cudaGetDevice(&device));
-    allocated_.record(stream);
-    allocated_.make_wait(copy_.get());
-    done_ = std::async(std::launch::async, [this, &w, device] {
-      CUZK_CUDA_CHECK(cudaSetDevice(device));
-      cuda::StagedUpload up;
-      const cudaStream_t copy = copy_.get();
-      up.upload(d_.a_aux, w.a_aux.words.data(), w.a_aux.words.size(), copy);
-      up.upload(d_.b_inputs, w.b_inputs.words.data(), w.b_inputs.words.size(), copy);
-      up.upload(d_.b_aux, w.b_aux.words.data(), w.b_aux.words.size(), copy);
-      up.upload(d_.w, w.inputs.data(), w.inputs.size(), copy);
-      up.upload(d_.w, w.aux.data(), w.aux.size(), copy, w.inputs.size());
-      uploaded_.record(copy);
-    });
-  }
-  // Waits for the copies on every path (an exception in the proof included) before the buffers and the
-  // stream go; a failed copy was reported by take(), or is moot once the proof has failed.
-  ~WitnessUpload() {
-    if (done_.valid()) done_.wait();
-    cudaStreamSynchronize(copy_.get());
-  }
-  WitnessUpload(const WitnessUpload&) = delete;
-  WitnessUpload& operator=(const WitnessUpload&) = delete;
-
-  // The uploaded buffers, with `stream` made to wait for the copies; rethrows a copy's error.
-  DeviceWitness take(cudaStream_t stream) {
-    done_.get();
-    uploaded_.make_wait(stream);
-    return std::move(d_);
-  }
-
- private:
-  cuda::Stream copy_;
-  cuda::Event allocated_{false}, uploaded_{false};
-  DeviceWitness d_;
-  std::future<void> done_;
-};
-
-WitnessScalars classify_witness(const io::bellperson::Params& p, const Assignment& w, WitnessUpload& upload,
-                                cudaStream_t stream, StageTimings* timings) {
-  WitnessScalars s;
-  s.n_in = w.inputs.size();
-  DeviceWitness d;
-  {
-    StageTimer t(timings, "witness");  // what is left of the upload after the H MSM
-    d = upload.take(stream);
-  }
-  StageTimer t(timings, "classify");
-  s.b = d.b_query(p, stream);
-  s.w = std::move(d.w);
-  s.b_classes = groth16::gpu::classify(s.b.data(), s.b.size(), stream);
-  s.aux_classes = groth16::gpu::classify(s.w.data() + s.n_in, w.aux.size(), stream);
-  s.a_of_aux = a_point_map(d.a_aux.data(), w.aux.size(), s.n_in, stream);
-  // The A query's ones only: its other values are the aux's (in the sort shared with L) and the inputs'.
-  s.a_classes = a_query_ones(w, s.aux_classes, s.a_of_aux, stream);
-  for (auto* v : {&s.w, &s.b}) groth16::gpu::to_plain_in_place(v->data(), v->size(), stream);
-  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return s;
-}
-
-// Scalars on the device for a split MSM with streamed points: `count` values (Montgomery) classified, then
-// made plain in place. Does not own them.
-class ClassifiedScalars {
- public:
-  ClassifiedScalars(Fr* values, std::size_t count, cudaStream_t stream)
-      : values_(values), count_(count), classes_(groth16::gpu::classify(values, count, stream)) {
-    groth16::gpu::to_plain_in_place(values, count, stream);
-  }
-
-  // Σ over the key's points from `points` on (one per value), streamed from host memory.
-  template <class Cfg>
-  ec::Jacobian<Cfg> sum(const ec::Affine<Cfg>* points, cudaStream_t stream) const {
-    return groth16::gpu::split_msm_streamed<Cfg, 4>(
-        points, count_, reinterpret_cast<const ff::BigInt<4>*>(values_), classes_, stream);
-  }
-
- private:
-  Fr* values_;
-  std::size_t count_;
-  groth16::gpu::WitnessClasses classes_;
-};
-
-// A query with streamed points, its scalars gathered from [inputs, aux] (the uploaded d.w) by its densities
-// (`head` over the inputs, null: all of them; `aux` over the aux values): `chunk` values of [inputs, aux] at
-// a time, each chunk's selected values being the query's next points. `add(scalars, first_point)` sums a
-// chunk's. The streamed plan takes the query whole (chunk ≥ all values); lean in chunks, so that an 11 GiB
-// card holds a chunk's gathered values and classes beside [inputs, aux], not the whole A query's (4 GiB and
-// 1.3 GiB at 32 GiB PoRep). Every point of the query must be met (`points`).
-template <class Add>
-void for_each_query_chunk(const DeviceWitness& d, const std::uint64_t* head, const std::uint64_t* aux,
-                          std::size_t points, std::size_t chunk, cudaStream_t stream, StageTimings* timings,
-                          Add&& add) {
-  const std::size_t total = d.w.size();
-  std::size_t point = 0;
-  for (std::size_t first = 0, count = 0; first < total; first += count) {
-    count = std::min(chunk, total - first);
-    std::size_t n = 0;
-    cuda::DeviceBuffer<Fr> values;
-    std::optional<ClassifiedScalars> scalars;
-    {
-      StageTimer t(timings, "classify");
-      values = select_query(d.w.data(), d.n_in, head, aux, first, count, points - point, &n, stream);
-      if (n > 0) scalars.emplace(values.data(), n, stream);
-    }
-    if (scalars) add(*scalars, point);
-    point += n;
-  }
-  // check() compared the densities' popcounts with the key's lengths, so this is a bug if it fires.
-  if (point != points)
-    throw Error("a query selected " + std::to_string(point) + " values for " + std::to_string(points) +
-                " points");
-}
-
-// The witness-side sums of a proof with streamed points: the A query, B in G1 and G2, and L (the C query's
-// private part).
-struct WitnessSums {
-  ec::Jacobian<G1> a = ec::Jacobian<G1>::infinity(), b1 = ec::Jacobian<G1>::infinity(),
-                   l = ec::Jacobian<G1>::infinity();
-  ec::Jacobian<G2> b2 = ec::Jacobian<G2>::infinity();
-};
-
-// The split form over streamed points, one query at a time (a 16 GiB card holds one query's scalars and
-// classes beside [inputs, aux], not all three), each MSM streaming its points once; `chunk` values of
-// [inputs, aux] at a time (lean: so that an 11 GiB card holds a chunk's). Dense, the 2^27 A and L MSMs sorted
-// every window's digit of 130 M mostly-0/1 scalars: 5.4 and 3.1 s on the H200.
-WitnessSums witness_side_streamed(const io::bellperson::Params& p, const Assignment& w, WitnessUpload& upload,
-                                  std::size_t chunk, cudaStream_t stream, StageTimings* timings) {
-  DeviceWitness d;
-  {
-    StageTimer t(timings, "witness");
-    d = upload.take(stream);
-  }
-  WitnessSums out;
-  for_each_query_chunk(d, nullptr, d.a_aux.data(), p.a.size(), chunk, stream, timings,
-                       [&](const ClassifiedScalars& sc, std::size_t at) {
-                         StageTimer t(timings, "msm_a");
-                         out.a += sc.sum<G1>(p.a.data() + at, stream);
-                       });
-  for_each_query_chunk(d, d.b_inputs.data(), d.b_aux.data(), p.b_g1.size(), chunk, stream, timings,
-                       [&](const ClassifiedScalars& sc, std::size_t at) {
-                         {
-                           StageTimer t(timings, "msm_b1");
-                           out.b1 += sc.sum<G1>(p.b_g1.data() + at, stream);
-                         }
-                         StageTimer t(timings, "msm_b2");
-                         out.b2 += sc.sum<G2>(p.b_g2.data() + at, stream);
-                       });
-  // L over the aux assignment, classified in place (its last use): a chunk of values at a time.
-  for (std::size_t first = 0, count = 0; first < w.aux.size(); first += count) {
-    count = std::min(chunk, w.aux.size() - first);
-    std::optional<ClassifiedScalars> aux;
-    {
-      StageTimer t(timings, "classify");
-      aux.emplace(d.w.data() + d.n_in + first, count, stream);
-    }
-    StageTimer t(timings, "msm_c");
-    out.l += aux->sum<G1>(p.l.data() + first, stream);
-  }
-  return out;
-}
-
-// How a streamed proof runs its H MSM beside the witness-side MSMs: the H MSM's share of the room, and the
-// values of [inputs, aux] per query chunk on the witness side.
-struct StreamedOverlap {
-  double h_share = 0.5;
-  std::size_t query_chunk = std::numeric_limits<std::size_t>::max();
-};
-
-// CUZK_STREAMED_OVERLAP: "off" (one after the other), or SHARE[:LOG2_CHUNK] (the H MSM's share of the room,
-// in (0, 1), and chunks of 2^LOG2_CHUNK values; whole queries without). Unset: off, until a 32 GiB PoRep
-// under a 24 GiB limit has measured it on a GPU (issue 31).
-std::optional<StreamedOverlap> streamed_overlap() {
-  const char* env = std::getenv("CUZK_STREAMED_OVERLAP");
-  if (!env || !*env) return std::nullopt;
-  StreamedOverlap o;
-  const std::string v(env);
-  if (v == "off") return std::nullopt;
-  const auto bad = [&] {
-    return Error("CUZK_STREAMED_OVERLAP=" + v + ": expected off or SHARE[:LOG2_CHUNK], SHARE in (0, 1)");
-  };
-  char* end = nullptr;
-  o.h_share = std::strtod(v.c_str(), &end);
-  if (end == v.c_str() || !(o.h_share > 0 && o.h_share < 1)) throw bad();
-  if (*end == ':') {
-    const char* start = end + 1;
-    const unsigned long bits = std::strtoul(start, &end, 10);
-    if (end == start || bits < 10 || bits > 40) throw bad();
-    o.query_chunk = std::size_t(1) << bits;
-  }
-  if (*end != '\0') throw bad();
-  return o;
-}
-
 }  // namespace
 
 struct ResidentKey::Impl {
@@ -474,7 +128,7 @@ struct ResidentKey::Impl {
                wanted == Plan::kLean ? ntt::TableLayout::kCompact : ntt::TableLayout::kFull) {
     if (plan == Plan::kResident) {
       const auto up = [&](const std::string& query, const auto& v) {
-        return cuda::kept_or_uploaded(keep_as.empty() ? std::string() : keep_as + "/" + query, v, stream);
+        return cuda::kept_or_uploaded(cuda::kept_name(keep_as, query), v, stream);
       };
       auto h = up("h", p.h);
       auto l = up("l", p.l);
@@ -644,7 +298,7 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   constexpr std::size_t kStreamedHMsmRoom = std::size_t(8) << 30;
   if (!upload && (pts || cuda::vram_available() >= w_bytes + kStreamedHMsmRoom)) upload.emplace(w, stream);
   const std::optional<StreamedOverlap> overlap =
-      !pts && k.plan == Plan::kStreamed && upload ? streamed_overlap() : std::nullopt;
+      !pts && k.plan == Plan::kStreamed && upload ? streamed_overlap_from_env() : std::nullopt;
   if (overlap) {
     // Streamed points with room to spare (24 GiB cards at 32 GiB PoRep): the H MSM, bound by its products,
     // runs on a helper thread while the witness-side MSMs, bound by the bus (their scalars are mostly 0 and
@@ -675,13 +329,11 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     }
     {
       StageTimer t(timings, "msm_h");  // the H MSM's part after the witness side's (its whole: msm_h_beside)
-      res.c = h_sum.get() + sums.l;
+      res.c = h_sum.get();
     }
     section.add_helper_peak(h_peak);
     if (timings) timings->add_detail("msm_h_beside", h_ms);
-    res.a = sums.a;
-    res.b1 = sums.b1;
-    res.b2 = sums.b2;
+    sums.add_to(res);
   } else {
     StageTimer t(timings, "msm_h");
     res.c = msm<G1>(pts ? &pts->h : nullptr, p.h, d_h, m - 1, stream);
@@ -691,11 +343,7 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   if (!pts && !overlap) {
     // Streamed points: lean, a query in chunks.
     const std::size_t chunk = k.plan == Plan::kLean ? k.query_chunk : std::numeric_limits<std::size_t>::max();
-    const WitnessSums sums = witness_side_streamed(p, w, *upload, chunk, stream, timings);
-    res.a = sums.a;
-    res.b1 = sums.b1;
-    res.b2 = sums.b2;
-    res.c += sums.l;
+    witness_side_streamed(p, w, *upload, chunk, stream, timings).add_to(res);
   }
   if (pts) {
     // Resident points: the witness-side MSMs take the split form, on scalars gathered on the device.

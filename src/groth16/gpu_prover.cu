@@ -42,7 +42,7 @@ struct DevicePoints {
  private:
   template <class V>
   static auto up(const std::string& keep_as, const char* query, const V& v, cudaStream_t stream) {
-    return cuda::kept_or_uploaded(keep_as.empty() ? std::string() : keep_as + "/" + query, v, stream);
+    return cuda::kept_or_uploaded(cuda::kept_name(keep_as, query), v, stream);
   }
 };
 
