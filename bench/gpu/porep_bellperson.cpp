@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -89,29 +88,13 @@ void bench_gpu_porep_bellperson(int log_domain, int reps, cudaStream_t stream) {
            {groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed, groth16::gpu::Plan::kLean})) {
     const auto& plan = run.plan;
     const ScopedPlanCap cap(run);
-    // CUZK_BENCH_STREAMED_OVERLAPS: the streamed plan once per CUZK_STREAMED_OVERLAP value of this
-    // comma-separated list (how the streamed prover runs its H MSM beside the witness side), on one setup.
-    std::vector<std::string> overlaps{""};
-    if (const char* list = std::getenv("CUZK_BENCH_STREAMED_OVERLAPS");
-        list && *list && plan == groth16::gpu::Plan::kStreamed) {
-      overlaps.clear();
-      std::stringstream in(list);
-      for (std::string v; std::getline(in, v, ',');) overlaps.push_back(v);
-    }
-    for (const auto& overlap : overlaps) {
-      if (!overlap.empty()) {
-        setenv("CUZK_STREAMED_OVERLAP", overlap.c_str(), 1);
-        std::printf("CUZK_STREAMED_OVERLAP=%s\n", overlap.c_str());
-      }
-      try {
-        prove_with_plan(params, w, pub, plan, log_domain, reps, stream);
-      } catch (const cuda::CudaError& e) {
-        // e.g. resident under CUZK_VRAM_LIMIT_GIB: the next plan still runs
-        if (e.kind() != cuda::CudaError::Kind::out_of_memory) throw;
-        std::printf("| bellperson partition (%s) | 2^%d | out of device memory: %s |\n",
-                    plan ? groth16::gpu::to_string(*plan) : "chosen", log_domain, e.what());
-        std::fflush(stdout);
-      }
+    try {
+      prove_with_plan(params, w, pub, plan, log_domain, reps, stream);
+    } catch (const cuda::CudaError& e) {  // e.g. resident under CUZK_VRAM_LIMIT_GIB: the next plan still runs
+      if (e.kind() != cuda::CudaError::Kind::out_of_memory) throw;
+      std::printf("| bellperson partition (%s) | 2^%d | out of device memory: %s |\n",
+                  plan ? groth16::gpu::to_string(*plan) : "chosen", log_domain, e.what());
+      std::fflush(stdout);
     }
   }
 }

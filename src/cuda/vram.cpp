@@ -40,10 +40,6 @@ std::array<DeviceAccount, kMaxDevices> accounts;
 // high-water mark, which a ThreadVramPeak lowers to the current value when it starts.
 thread_local std::int64_t thread_in_use = 0;
 thread_local std::int64_t thread_peak = 0;
-// A ThreadVramShare's: what this thread may plan for in all (−1: no share) and its in-use bytes when the
-// share began.
-thread_local std::int64_t thread_share = -1;
-thread_local std::int64_t thread_share_base = 0;
 
 DeviceAccount& account(int device) {
   if (device < 0 || device >= kMaxDevices)
@@ -102,10 +98,7 @@ Room room_now() {
 }  // namespace
 
 std::size_t vram_available() {
-  const std::size_t available = room_now().available;
-  if (thread_share < 0) return available;
-  const std::int64_t left = thread_share - (thread_in_use - thread_share_base);
-  return std::min(available, static_cast<std::size_t>(std::max<std::int64_t>(0, left)));
+  return room_now().available;
 }
 
 std::size_t vram_capacity() {
@@ -355,25 +348,6 @@ ThreadVramPeak::ThreadVramPeak() : start_(thread_in_use) {
 
 std::size_t ThreadVramPeak::bytes() const {
   return static_cast<std::size_t>(std::max<std::int64_t>(0, thread_peak - start_));
-}
-
-ThreadVramShare::ThreadVramShare(std::size_t bytes)
-    : saved_limit_(thread_share), saved_base_(thread_share_base) {
-  thread_share = static_cast<std::int64_t>(bytes);
-  thread_share_base = thread_in_use;
-}
-
-ThreadVramShare::~ThreadVramShare() {
-  thread_share = saved_limit_;
-  thread_share_base = saved_base_;
-}
-
-ThreadVramSection::ThreadVramSection() : saved_peak_(thread_peak) {
-  thread_peak = thread_in_use;
-}
-
-ThreadVramSection::~ThreadVramSection() {
-  thread_peak = std::max(saved_peak_, thread_peak + static_cast<std::int64_t>(helper_peak_));
 }
 
 }  // namespace cuzk::cuda

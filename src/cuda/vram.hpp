@@ -22,7 +22,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -110,39 +109,6 @@ class ThreadVramPeak {
 
  private:
   std::int64_t start_;
-};
-
-// Work split across threads for a while (a streamed proof's H MSM on a helper thread beside the
-// witness-side MSMs). Each thread holds a share: vram_available() on it says at most what its share leaves
-// (the share less this thread's allocations since it began), so that two planners sizing themselves at the
-// same moment do not both take the same free gigabytes. Allocations are not refused by a share; the
-// planners keep their own slack within it.
-class ThreadVramShare {
- public:
-  explicit ThreadVramShare(std::size_t bytes);
-  ~ThreadVramShare();
-  ThreadVramShare(const ThreadVramShare&) = delete;
-  ThreadVramShare& operator=(const ThreadVramShare&) = delete;
-
- private:
-  std::int64_t saved_limit_, saved_base_;
-};
-
-// On the thread whose ThreadVramPeak measures a proof, while part of the proof allocates on a helper thread:
-// the helper's own peak (its ThreadVramPeak, handed over with add_helper_peak) is added on top of this
-// thread's peak within the section when the section ends. An upper bound of what both held at once, which is
-// what the engine's per-proof need must be.
-class ThreadVramSection {
- public:
-  ThreadVramSection();
-  ~ThreadVramSection();
-  ThreadVramSection(const ThreadVramSection&) = delete;
-  ThreadVramSection& operator=(const ThreadVramSection&) = delete;
-  void add_helper_peak(std::size_t bytes) { helper_peak_ = std::max(helper_peak_, bytes); }
-
- private:
-  std::int64_t saved_peak_;
-  std::size_t helper_peak_ = 0;
 };
 
 }  // namespace cuzk::cuda

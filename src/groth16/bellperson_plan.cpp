@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <cstdlib>
-#include <string>
 
 #include "groth16/bellperson.hpp"
 #include "ntt/table_layout.hpp"
@@ -49,40 +47,6 @@ groth16::gpu::Footprint gpu_footprint(const io::bellperson::Params& params) {
                                   3 * std::max(inputs + n.l, n.a);
   f.resident_proof = std::max({h_stage, h_msm, split_stage}) + workspace;
   return f;
-}
-
-std::optional<StreamedOverlap> parse_streamed_overlap(std::string_view setting) {
-  const std::string v(setting);
-  if (v.empty() || v == "off") return std::nullopt;
-  const auto bad = [&] {
-    std::string shown = v;  // what() ends at a NUL: show it and other control bytes as '?'
-    for (char& c : shown)
-      if (static_cast<unsigned char>(c) < 0x20) c = '?';
-    return Error("CUZK_STREAMED_OVERLAP=" + shown +
-                 ": expected off or SHARE[:LOG2_CHUNK], SHARE in (0, 1), "
-                 "LOG2_CHUNK in [10, 40]");
-  };
-  StreamedOverlap o;
-  char* end = nullptr;
-  // strtod would skip leading blanks: a share starts with a digit or the point.
-  if (!(v[0] >= '0' && v[0] <= '9') && v[0] != '.') throw bad();
-  o.h_share = std::strtod(v.c_str(), &end);
-  if (end == v.c_str() || !(o.h_share > 0 && o.h_share < 1)) throw bad();
-  if (*end == ':') {
-    const char* start = end + 1;
-    // strtoul would take a sign or leading blanks: a chunk is digits only.
-    if (*start < '0' || *start > '9') throw bad();
-    const unsigned long bits = std::strtoul(start, &end, 10);
-    if (bits < 10 || bits > 40) throw bad();
-    o.query_chunk = std::size_t(1) << bits;
-  }
-  if (end != v.c_str() + v.size()) throw bad();  // a NUL inside the setting included
-  return o;
-}
-
-std::optional<StreamedOverlap> streamed_overlap_from_env() {
-  const char* env = std::getenv("CUZK_STREAMED_OVERLAP");
-  return parse_streamed_overlap(env ? env : "");
 }
 
 }  // namespace cuzk::groth16::bellperson

@@ -1,7 +1,5 @@
 #include <algorithm>
 #include <bit>
-#include <chrono>
-#include <future>
 #include <limits>
 #include <optional>
 #include <span>
@@ -297,51 +295,15 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   const std::size_t w_bytes = (w.inputs.size() + w.aux.size()) * sizeof(Fr);
   constexpr std::size_t kStreamedHMsmRoom = std::size_t(8) << 30;
   if (!upload && (pts || cuda::vram_available() >= w_bytes + kStreamedHMsmRoom)) upload.emplace(w, stream);
-  const std::optional<StreamedOverlap> overlap =
-      !pts && k.plan == Plan::kStreamed && upload ? streamed_overlap_from_env() : std::nullopt;
-  if (overlap) {
-    // Streamed points with room to spare (24 GiB cards at 32 GiB PoRep): the H MSM, bound by its products,
-    // runs on a helper thread while the witness-side MSMs, bound by the bus (their scalars are mostly 0 and
-    // 1, their 34.6 GB of points cross PCIe), run beside it on a second stream, where one after the other
-    // left the GPU's cores idle during their uploads. Each plans within its share of the room.
-    const std::size_t room = cuda::vram_available();
-    const auto h_room = static_cast<std::size_t>(overlap->h_share * double(room));
-    int device = 0;
-    CUZK_CUDA_CHECK(cudaGetDevice(&device));
-    cuda::ThreadVramSection section;  // the engine's per-proof need counts the helper's peak too
-    std::size_t h_peak = 0;
-    double h_ms = 0;
-    std::future<ec::Jacobian<G1>> h_sum = std::async(std::launch::async, [&] {
-      CUZK_CUDA_CHECK(cudaSetDevice(device));
-      const cuda::ThreadVramShare share(h_room);
-      const cuda::ThreadVramPeak peak;
-      const auto t0 = std::chrono::steady_clock::now();
-      const auto sum = msm<G1>(nullptr, p.h, d_h, m - 1, stream);
-      h_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      h_peak = peak.bytes();
-      return sum;
-    });  // waited for on every path: its destructor, before d_q goes
-    cuda::Stream side;
-    WitnessSums sums;
-    {
-      const cuda::ThreadVramShare share(room - h_room);
-      sums = witness_side_streamed(p, w, *upload, overlap->query_chunk, side.get(), timings);
-    }
-    {
-      StageTimer t(timings, "msm_h");  // the H MSM's part after the witness side's (its whole: msm_h_beside)
-      res.c = h_sum.get();
-    }
-    section.add_helper_peak(h_peak);
-    if (timings) timings->add_detail("msm_h_beside", h_ms);
-    sums.add_to(res);
-  } else {
+  {
     StageTimer t(timings, "msm_h");
     res.c = msm<G1>(pts ? &pts->h : nullptr, p.h, d_h, m - 1, stream);
   }
   d_q.reset();
   if (!upload) upload.emplace(w, stream);
-  if (!pts && !overlap) {
-    // Streamed points: lean, a query in chunks.
+  if (!pts) {
+    // Streamed points: each query whole, lean in chunks. (Running the H MSM beside these on a second stream,
+    // each in a share of the room, was slower at 24 GiB: bench/RESULTS.md, 2026-12-07.)
     const std::size_t chunk = k.plan == Plan::kLean ? k.query_chunk : std::numeric_limits<std::size_t>::max();
     witness_side_streamed(p, w, *upload, chunk, stream, timings).add_to(res);
   }

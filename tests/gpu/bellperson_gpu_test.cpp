@@ -2,9 +2,7 @@
 // several partitions with random witnesses, and verify.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <map>
-#include <string>
 
 #include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
@@ -66,47 +64,6 @@ TEST(BellpersonGpu, ResidentStreamedAndLeanKeysServeManyProofsWithTheCpuBytes) {
   // Lean's tables are compact: 2^7 + 2^6 elements instead of the domain's 2^13.
   EXPECT_EQ(key_bytes[Plan::kLean], (128 + 64) * sizeof(Fr));
   EXPECT_EQ(key_bytes[Plan::kStreamed], (std::size_t(1) << 13) * sizeof(Fr));
-}
-
-// A streamed proof with room to spare runs its H MSM on a helper thread beside the witness-side MSMs (on a
-// second stream, each within its share of the room, whole queries or in chunks), or after them
-// (CUZK_STREAMED_OVERLAP=off): the CPU's bytes every way, nothing left on the device, and the helper's
-// allocations counted in the proof's peak. A malformed setting is an error, not a guess.
-TEST(BellpersonGpu, StreamedProofsRunTheHMsmBesideTheWitnessSideOrAfterIt) {
-  CUZK_REQUIRE_GPU();
-  using groth16::gpu::Plan;
-  const auto g = r1cs::porep_like<Fr>(13, ff::random_nonzero_os<Fr>().to_int().v[0], 1);
-  const auto params = setup(g.system, random_toxic_waste<Curve>());
-  const auto w = synthesize(g.system, g.witnesses[0]);
-  const Fr r = ff::random_nonzero_os<Fr>(), s = ff::random_nonzero_os<Fr>();
-  const auto expected = prove(params, w, r, s);
-  cuda::Stream stream;
-  const gpu::ResidentKey key(params, stream.get(), Plan::kStreamed);
-  const auto before = cuda::vram_usage(0).in_use;
-  const char* saved = std::getenv("CUZK_STREAMED_OVERLAP");
-  const std::string restore = saved ? saved : "";
-  std::map<std::string, std::size_t> peaks;
-  for (const std::string overlap : {"off", "0.5", "0.3:10"}) {
-    setenv("CUZK_STREAMED_OVERLAP", overlap.c_str(), 1);
-    groth16::StageTimings t;
-    const cuda::ThreadVramPeak peak;
-    EXPECT_EQ(gpu::prove(params, key, w, r, s, stream.get(), &t), expected) << overlap;
-    peaks[overlap] = peak.bytes();
-    EXPECT_EQ(t.detail("msm_h_beside") > 0, overlap != "off") << overlap;
-    EXPECT_EQ(cuda::vram_usage(0).in_use, before) << overlap << ": a proof left device memory behind";
-  }
-  // The H MSM's buckets and slices are on the helper's thread when it runs beside: the peak must see them
-  // (both sides' at once, so no less than one after the other).
-  EXPECT_GE(peaks["0.5"], peaks["off"]);
-  for (const char* bad : {"1", "0", "half", "0.5:", "0.5:7", "0.5:12x"}) {
-    setenv("CUZK_STREAMED_OVERLAP", bad, 1);
-    EXPECT_THROW(gpu::prove(params, key, w, r, s, stream.get()), Error) << bad;
-  }
-  if (saved)
-    setenv("CUZK_STREAMED_OVERLAP", restore.c_str(), 1);
-  else
-    unsetenv("CUZK_STREAMED_OVERLAP");
-  EXPECT_EQ(cuda::vram_usage(0).in_use, before);
 }
 
 // The small cards' plans at the scale the issue names, a 2^24 partition (a 32 GiB PoRep's is 2^27): streamed

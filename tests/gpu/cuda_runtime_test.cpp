@@ -239,48 +239,6 @@ TEST_F(CudaRuntime, FreeMemoryReturnsToBaseline) {
   EXPECT_GE(after + slack, baseline) << "device memory leaked: " << (baseline - after) << " bytes";
 }
 
-// A thread's share bounds what its planners see (vram_available), counting only its own allocations since
-// the share began, and nests; a section adds a helper thread's peak on top of its own.
-TEST_F(CudaRuntime, ThreadSharesBoundThePlannersAndSectionsAddTheHelpersPeak) {
-  const std::size_t mib = std::size_t{1} << 20;
-  ASSERT_GT(vram_available(), 256 * mib);
-  {
-    const ThreadVramShare share(128 * mib);
-    EXPECT_EQ(vram_available(), 128 * mib);
-    {
-      const DeviceBuffer<std::byte> a(32 * mib);
-      EXPECT_EQ(vram_available(), 96 * mib);
-      {
-        const ThreadVramShare inner(16 * mib);
-        EXPECT_EQ(vram_available(), 16 * mib);
-        const DeviceBuffer<std::byte> b(32 * mib);  // a share does not refuse; it leaves nothing to plan for
-        EXPECT_EQ(vram_available(), 0u);
-      }
-      EXPECT_EQ(vram_available(), 96 * mib);
-      std::size_t other_thread = 0;
-      std::thread([&] { other_thread = vram_available(); }).join();
-      EXPECT_GT(other_thread, 128 * mib) << "a share is its own thread's only";
-    }
-  }
-  EXPECT_GT(vram_available(), 256 * mib);
-
-  const ThreadVramPeak peak;
-  {
-    ThreadVramSection section;
-    const DeviceBuffer<std::byte> mine(8 * mib);
-    std::size_t helper = 0;
-    std::thread([&] {
-      const ThreadVramPeak own;
-      { const DeviceBuffer<std::byte> theirs(24 * mib); }
-      helper = own.bytes();
-    }).join();
-    EXPECT_EQ(helper, 24 * mib);
-    EXPECT_EQ(peak.bytes(), 8 * mib) << "the helper's allocations are not this thread's";
-    section.add_helper_peak(helper);
-  }
-  EXPECT_EQ(peak.bytes(), 32 * mib);
-}
-
 // Stream-ordered buffers (the GPU region's temporaries): counted like any other while they live, usable on
 // their stream at once, freed without waiting for the device. The pool keeps the memory for the next ones
 // (no new mapping), counts it as free, and gives it back when a plain cudaMalloc (a key's upload) needs it.

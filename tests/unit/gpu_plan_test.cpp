@@ -4,10 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <limits>
-#include <string>
-#include <vector>
-
 #include "cuda/fault_plan.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
@@ -194,38 +190,6 @@ TEST(GpuPlan, BellpersonPorepScale) {
   EXPECT_NE(none.find("8.0 GiB is all this process may hold"), std::string::npos);
   EXPECT_EQ(format_gib(std::size_t(3) << 29), "1.5 GiB");
   EXPECT_EQ(format_gib(std::size_t(768) << 10), "0.8 MiB");
-}
-
-// The streamed plan's overlap setting (CUZK_STREAMED_OVERLAP) is read on the host: what it accepts, and a
-// clear error naming it for anything else, before a GPU is touched.
-TEST(GpuPlan, StreamedOverlapSettingsParseOrNameTheirFault) {
-  using bellperson::parse_streamed_overlap;
-  EXPECT_FALSE(parse_streamed_overlap(""));
-  EXPECT_FALSE(parse_streamed_overlap("off"));
-  const auto half = parse_streamed_overlap("0.5");
-  ASSERT_TRUE(half);
-  EXPECT_EQ(half->h_share, 0.5);
-  EXPECT_EQ(half->query_chunk, std::numeric_limits<std::size_t>::max());
-  const auto chunked = parse_streamed_overlap(".35:25");
-  ASSERT_TRUE(chunked);
-  EXPECT_EQ(chunked->h_share, 0.35);
-  EXPECT_EQ(chunked->query_chunk, std::size_t(1) << 25);
-  EXPECT_EQ(parse_streamed_overlap("0.9:10")->query_chunk, std::size_t(1) << 10);
-  EXPECT_EQ(parse_streamed_overlap("0.1:40")->query_chunk, std::size_t(1) << 40);
-  const std::vector<std::string> bads = {
-      "1",       "0",       "1.5",    "-0.5",
-      " 0.5",    "half",    "on",     "nan",
-      "0.5:",    "0.5:7",   "0.5:41", "0.5:12x",
-      "0.5:+12", "0.5: 12", "0.5x",   std::string("0.5\0:12", 7)};  // a NUL inside
-  for (const std::string& bad : bads) {
-    try {
-      parse_streamed_overlap(bad);
-      ADD_FAILURE() << "accepted '" << bad << "'";
-    } catch (const bellperson::Error& e) {
-      EXPECT_NE(std::string(e.what()).find("CUZK_STREAMED_OVERLAP="), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find("SHARE[:LOG2_CHUNK]"), std::string::npos) << e.what();
-    }
-  }
 }
 
 }  // namespace
