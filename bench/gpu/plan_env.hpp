@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda/vram.hpp"
@@ -87,5 +88,48 @@ class ScopedPlanCap {
  private:
   cuda::VramPolicy saved_;
 };
+
+// CUZK_BENCH_VARIANTS: the plans run once per variant on the same setup, a variant being environment
+// settings read at every proof or MSM (`CUZK_MSM_STREAMED_WINDOW=fitting;CUZK_MSM_STREAMED_WINDOW=model`:
+// variants split by ';', settings within one by ','). Each is set before its runs and printed; unset: one
+// run as the environment is. So a change and its baseline are timed on one card in one call.
+inline std::vector<std::vector<std::pair<std::string, std::string>>> variants_from_env() {
+  const char* env = std::getenv("CUZK_BENCH_VARIANTS");
+  if (!env || !*env) return {{}};
+  std::vector<std::vector<std::pair<std::string, std::string>>> out;
+  const std::string list = env;
+  for (std::size_t start = 0; start <= list.size();) {
+    const std::size_t semi = std::min(list.find(';', start), list.size());
+    const std::string variant = list.substr(start, semi - start);
+    start = semi + 1;
+    std::vector<std::pair<std::string, std::string>> settings;
+    for (std::size_t at = 0; at <= variant.size();) {
+      const std::size_t comma = std::min(variant.find(',', at), variant.size());
+      const std::string item = variant.substr(at, comma - at);
+      at = comma + 1;
+      const std::size_t eq = item.find('=');
+      if (eq == 0 || eq == std::string::npos)
+        throw std::invalid_argument("CUZK_BENCH_VARIANTS: '" + item + "' is not NAME=VALUE");
+      settings.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    }
+    out.push_back(std::move(settings));
+  }
+  return out;
+}
+
+// Sets a variant's settings (empty values unset) and prints them.
+inline void apply_variant(const std::vector<std::pair<std::string, std::string>>& settings) {
+  if (settings.empty()) return;
+  std::string line = "variant:";
+  for (const auto& [name, value] : settings) {
+    if (value.empty())
+      unsetenv(name.c_str());
+    else
+      setenv(name.c_str(), value.c_str(), 1);
+    line += " " + name + "=" + value;
+  }
+  std::printf("%s\n", line.c_str());
+  std::fflush(stdout);
+}
 
 }  // namespace cuzk::bench

@@ -84,17 +84,20 @@ void bench_gpu_porep_bellperson(int log_domain, int reps, cudaStream_t stream) {
   std::printf("assignment synthesized at %.1f s\n", secs());
   apply_vram_limit_from_env();
   const std::vector<bp::Fr> pub(w.inputs.begin() + 1, w.inputs.end());
-  for (const auto& run : plans_from_env(
-           {groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed, groth16::gpu::Plan::kLean})) {
-    const auto& plan = run.plan;
-    const ScopedPlanCap cap(run);
-    try {
-      prove_with_plan(params, w, pub, plan, log_domain, reps, stream);
-    } catch (const cuda::CudaError& e) {  // e.g. resident under CUZK_VRAM_LIMIT_GIB: the next plan still runs
-      if (e.kind() != cuda::CudaError::Kind::out_of_memory) throw;
-      std::printf("| bellperson partition (%s) | 2^%d | out of device memory: %s |\n",
-                  plan ? groth16::gpu::to_string(*plan) : "chosen", log_domain, e.what());
-      std::fflush(stdout);
+  for (const auto& variant : variants_from_env()) {
+    apply_variant(variant);
+    for (const auto& run : plans_from_env(
+             {groth16::gpu::Plan::kResident, groth16::gpu::Plan::kStreamed, groth16::gpu::Plan::kLean})) {
+      const auto& plan = run.plan;
+      const ScopedPlanCap cap(run);
+      try {
+        prove_with_plan(params, w, pub, plan, log_domain, reps, stream);
+      } catch (const cuda::CudaError& e) {  // e.g. resident under CUZK_VRAM_LIMIT_GIB: the next plan runs
+        if (e.kind() != cuda::CudaError::Kind::out_of_memory) throw;
+        std::printf("| bellperson partition (%s) | 2^%d | out of device memory: %s |\n",
+                    plan ? groth16::gpu::to_string(*plan) : "chosen", log_domain, e.what());
+        std::fflush(stdout);
+      }
     }
   }
 }

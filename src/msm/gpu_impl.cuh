@@ -10,6 +10,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
@@ -539,6 +540,47 @@ std::size_t streamed_chunk(std::size_t n, std::size_t c, std::size_t available) 
                                                                                                  << 24);
 }
 
+// The window of a streamed MSM over `n_entries` scalars and `n_points` points. Every slice after the first
+// adds its partial sums into every bucket (merge), so a sliced MSM pays n_entries·w bucket additions plus
+// slices·w·2^(c−1) merges; choose_gpu_window counts only the first. Where the entries are few beside the
+// points (a PoRep partition's A and L queries: 37 M values other than 0 and 1 over 130 M streamed points, in
+// 12 slices under a 24 GiB limit), the merges of c = 20's 6.8 M buckets took 75 of 330 ms (H100 trace,
+// bench/RESULTS.md 2026-12-07). This takes the c in [fitting − 4, fitting] of least modelled cost; a smaller
+// c also leaves room for larger slices. Weights per bucket, against one entry's addition in one window, from
+// that trace: a merge 2.5 (1.8 in the H MSM, 3.3 in A and L), the final reduction 4.5.
+// CUZK_MSM_STREAMED_WINDOW, read at every MSM: unset or "model" (this), "fitting" (fitting_window alone, as
+// before), or a window in [8, 23].
+template <class C>
+std::size_t streamed_window(std::size_t n_entries, std::size_t n_points, std::size_t available) {
+  const std::size_t fitting = fitting_window<C>(std::max<std::size_t>(n_entries, 1), available);
+  const char* v = std::getenv("CUZK_MSM_STREAMED_WINDOW");
+  const std::string setting = v ? v : "";
+  if (setting == "fitting") return fitting;
+  if (!setting.empty() && setting != "model") {
+    char* end = nullptr;
+    const unsigned long c = std::strtoul(setting.c_str(), &end, 10);
+    if (setting[0] < '0' || setting[0] > '9' || *end != '\0' || c < 8 || c > 23)
+      throw std::invalid_argument("CUZK_MSM_STREAMED_WINDOW=" + setting +
+                                  ": expected model, fitting or a window in [8, 23]");
+    return c;
+  }
+  constexpr double kMerge = 2.5, kReduce = 4.5;
+  const std::size_t bits = C::Scalar::bits();
+  // From the fitting window down, a smaller one only where the model says it saves 3 %: the model's weights
+  // differ between MSMs by ±30 %, and where the merges are few (the H MSM) the windows come out level.
+  std::size_t best = fitting;
+  double best_cost = -1;
+  for (std::size_t c = fitting; c + 4 >= fitting && c >= 8; --c) {
+    const std::size_t step = streamed_chunk<C>(n_points, c, available);
+    const std::size_t slices = (n_points + step - 1) / step;
+    const double w = double(window_count(bits, c)), buckets = w * double(std::size_t(1) << (c - 1));
+    const double cost =
+        double(n_entries) * w + (slices > 1 ? double(slices) * buckets * kMerge : 0.0) + buckets * kReduce;
+    if (best_cost < 0 || cost < 0.97 * best_cost) best = c, best_cost = cost;
+  }
+  return best;
+}
+
 }  // namespace
 
 template <class C, std::size_t N>
@@ -546,7 +588,7 @@ ec::Jacobian<C> pippenger_streamed(const ec::Affine<C>* h_points, const ff::BigI
                                    std::size_t n, cudaStream_t stream, Options opt) {
   if (n == 0) return ec::Jacobian<C>::infinity();
   const std::size_t available = cuda::vram_available();
-  const std::size_t c = opt.window_bits ? opt.window_bits : fitting_window<C>(n, available);
+  const std::size_t c = opt.window_bits ? opt.window_bits : streamed_window<C>(n, n, available);
   const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : streamed_chunk<C>(n, c, available);
   opt.window_bits = c;
   StreamedPoints<C> points(h_points, chunk);
@@ -625,8 +667,7 @@ ec::Jacobian<C> split_streamed(const ec::Affine<C>* h_points, std::size_t n_poin
                                cudaStream_t stream, Options opt) {
   if (n_points == 0 || n_ones + n_others == 0) return ec::Jacobian<C>::infinity();
   const std::size_t available = cuda::vram_available();
-  const std::size_t c =
-      opt.window_bits ? opt.window_bits : fitting_window<C>(std::max<std::size_t>(n_others, 1), available);
+  const std::size_t c = opt.window_bits ? opt.window_bits : streamed_window<C>(n_others, n_points, available);
   // Point slices as pippenger_streamed's (each holds at most as many of the others as it has points).
   const std::size_t step =
       opt.max_chunk ? std::min(n_points, opt.max_chunk) : streamed_chunk<C>(n_points, c, available);

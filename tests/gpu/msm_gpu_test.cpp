@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 #include "cuda/host_registration.hpp"
 #include "cuda/vram.hpp"
@@ -281,6 +282,51 @@ TYPED_TEST(MsmGpuTest, StreamedSplitMatchesCpu) {
       << "others alone";
   cuda::HostRegistration pinned(std::span(c.points));
   EXPECT_EQ(run(c, {0, 1500}), expect) << "registered";
+}
+
+// A streamed MSM's window (CUZK_MSM_STREAMED_WINDOW): the cost model's (default), fitting_window's, or a
+// forced one, in several slices, give the CPU's sum, plain and split; a malformed setting is refused.
+TYPED_TEST(MsmGpuTest, StreamedWindowSettingsMatchCpu) {
+  CUZK_REQUIRE_GPU();
+  using Cfg = TypeParam;
+  using Fr = typename Cfg::Scalar;
+  const std::size_t n = 6000;
+  auto c = make_case<Cfg>(n, 1618);
+  std::vector<std::uint32_t> ones, others;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (i % 4 == 0) c.scalars[i] = Fr::zero().to_int();
+    if (i % 4 == 1) c.scalars[i] = Fr::one().to_int();
+    if (c.scalars[i] == Fr::one().to_int())
+      ones.push_back(i);
+    else if (c.scalars[i] != Fr::zero().to_int())
+      others.push_back(i);
+  }
+  auto ds = test::to_device(c.scalars);
+  auto d_ones = test::to_device(ones);
+  auto d_others = test::to_device(others);
+  const auto expect = msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n);
+  const char* saved = std::getenv("CUZK_MSM_STREAMED_WINDOW");
+  const std::string restore = saved ? saved : "";
+  const msm::gpu::Options sliced{0, 1024};
+  for (const char* setting : {"", "model", "fitting", "8", "13"}) {
+    setenv("CUZK_MSM_STREAMED_WINDOW", setting, 1);
+    EXPECT_EQ(msm::gpu::pippenger_streamed<Cfg>(c.points.data(), ds.data(), n, nullptr, sliced), expect)
+        << "'" << setting << "'";
+    EXPECT_EQ(msm::gpu::split_streamed<Cfg>(c.points.data(), n, ds.data(), d_ones.data(), ones.size(),
+                                            d_others.data(), others.size(), nullptr, sliced),
+              expect)
+        << "split, '" << setting << "'";
+  }
+  for (const char* bad : {"7", "24", "x", "12x", "-9"}) {
+    setenv("CUZK_MSM_STREAMED_WINDOW", bad, 1);
+    EXPECT_THROW(msm::gpu::pippenger_streamed<Cfg>(c.points.data(), ds.data(), n, nullptr, sliced),
+                 std::invalid_argument)
+        << bad;
+  }
+  if (saved)
+    setenv("CUZK_MSM_STREAMED_WINDOW", restore.c_str(), 1);
+  else
+    unsetenv("CUZK_MSM_STREAMED_WINDOW");
 }
 
 // Under a tight VRAM limit the window shrinks to what fits: with 2^18 others the fastest window (c = 12) has
