@@ -548,15 +548,16 @@ std::size_t streamed_chunk(std::size_t n, std::size_t c, std::size_t available) 
 // bench/RESULTS.md 2026-12-07). This takes the c in [fitting − 4, fitting] of least modelled cost; a smaller
 // c also leaves room for larger slices. Weights per bucket, against one entry's addition in one window, from
 // that trace: a merge 2.5 (1.8 in the H MSM, 3.3 in A and L), the final reduction 4.5.
-// CUZK_MSM_STREAMED_WINDOW, read at every MSM: unset or "model" (this), "fitting" (fitting_window alone, as
-// before), or a window in [8, 23].
+// CUZK_MSM_STREAMED_WINDOW, read at every MSM: "model" (this), unset or "fitting" (fitting_window alone),
+// or a window in [8, 23]. The default stays "fitting" until the model has been timed against it on a GPU
+// (no device could be started once it was written, 2026-12-07).
 template <class C>
 std::size_t streamed_window(std::size_t n_entries, std::size_t n_points, std::size_t available) {
   const std::size_t fitting = fitting_window<C>(std::max<std::size_t>(n_entries, 1), available);
   const char* v = std::getenv("CUZK_MSM_STREAMED_WINDOW");
   const std::string setting = v ? v : "";
-  if (setting == "fitting") return fitting;
-  if (!setting.empty() && setting != "model") {
+  if (setting.empty() || setting == "fitting") return fitting;
+  if (setting != "model") {
     char* end = nullptr;
     const unsigned long c = std::strtoul(setting.c_str(), &end, 10);
     if (setting[0] < '0' || setting[0] > '9' || *end != '\0' || c < 8 || c > 23)

@@ -284,7 +284,7 @@ TYPED_TEST(MsmGpuTest, StreamedSplitMatchesCpu) {
   EXPECT_EQ(run(c, {0, 1500}), expect) << "registered";
 }
 
-// A streamed MSM's window (CUZK_MSM_STREAMED_WINDOW): the cost model's (default), fitting_window's, or a
+// A streamed MSM's window (CUZK_MSM_STREAMED_WINDOW): the cost model's, fitting_window's (default), or a
 // forced one, in several slices, give the CPU's sum, plain and split; a malformed setting is refused.
 TYPED_TEST(MsmGpuTest, StreamedWindowSettingsMatchCpu) {
   CUZK_REQUIRE_GPU();
