@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cuda/host_registration.hpp"
 #include "cuda/vram.hpp"
@@ -236,6 +238,21 @@ TYPED_TEST(MsmGpuTest, PointSetsSharingOneSortMatchCpu) {
   EXPECT_THROW(mapped_first(), std::invalid_argument);
 }
 
+// The split form's lists of a case's scalars: the positions of those equal to one, and of those neither zero
+// nor one.
+template <class Cfg>
+std::pair<std::vector<std::uint32_t>, std::vector<std::uint32_t>> ones_and_others(
+    const std::vector<ff::BigInt<4>>& scalars) {
+  std::vector<std::uint32_t> ones, others;
+  for (std::uint32_t i = 0; i < scalars.size(); ++i) {
+    if (scalars[i] == Cfg::Scalar::one().to_int())
+      ones.push_back(i);
+    else if (scalars[i] != Cfg::Scalar::zero().to_int())
+      others.push_back(i);
+  }
+  return {std::move(ones), std::move(others)};
+}
+
 // The streamed split form against the CPU: a third of the scalars zero, a third one, the rest as make_case
 // has them (edges included); slices of several sizes, a slice with none of the listed points, a list of ones
 // alone and of others alone, registered memory.
@@ -250,13 +267,7 @@ TYPED_TEST(MsmGpuTest, StreamedSplitMatchesCpu) {
     if (i % 3 == 1 && !(i >= 2000 && i < 3100)) c.scalars[i] = Fr::one().to_int();
   }
   auto run = [&](const Case<Cfg>& k, msm::gpu::Options o) {
-    std::vector<std::uint32_t> ones, others;
-    for (std::uint32_t i = 0; i < k.scalars.size(); ++i) {
-      if (k.scalars[i] == Fr::one().to_int())
-        ones.push_back(i);
-      else if (k.scalars[i] != Fr::zero().to_int())
-        others.push_back(i);
-    }
+    const auto [ones, others] = ones_and_others<Cfg>(k.scalars);
     auto ds = test::to_device(k.scalars);
     auto d_ones = test::to_device(ones.empty() ? std::vector<std::uint32_t>{0} : ones);
     auto d_others = test::to_device(others.empty() ? std::vector<std::uint32_t>{0} : others);
@@ -292,15 +303,11 @@ TYPED_TEST(MsmGpuTest, StreamedWindowSettingsMatchCpu) {
   using Fr = typename Cfg::Scalar;
   const std::size_t n = 6000;
   auto c = make_case<Cfg>(n, 1618);
-  std::vector<std::uint32_t> ones, others;
-  for (std::uint32_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     if (i % 4 == 0) c.scalars[i] = Fr::zero().to_int();
     if (i % 4 == 1) c.scalars[i] = Fr::one().to_int();
-    if (c.scalars[i] == Fr::one().to_int())
-      ones.push_back(i);
-    else if (c.scalars[i] != Fr::zero().to_int())
-      others.push_back(i);
   }
+  const auto [ones, others] = ones_and_others<Cfg>(c.scalars);
   auto ds = test::to_device(c.scalars);
   auto d_ones = test::to_device(ones);
   auto d_others = test::to_device(others);
@@ -336,13 +343,7 @@ TYPED_TEST(MsmGpuTest, StreamedSplitFitsATightVramLimit) {
   using Cfg = TypeParam;
   const std::size_t n = std::size_t(1) << 18;
   const auto c = make_case<Cfg>(n, 2718);
-  std::vector<std::uint32_t> ones, others;
-  for (std::uint32_t i = 0; i < n; ++i) {
-    if (c.scalars[i] == Cfg::Scalar::one().to_int())
-      ones.push_back(i);
-    else if (c.scalars[i] != Cfg::Scalar::zero().to_int())
-      others.push_back(i);
-  }
+  const auto [ones, others] = ones_and_others<Cfg>(c.scalars);
   auto ds = test::to_device(c.scalars);
   auto d_ones = test::to_device(ones);
   auto d_others = test::to_device(others);
