@@ -525,65 +525,6 @@ std::vector<ec::Jacobian<C>> pippenger_shared(std::span<const PointSet<C>> sets,
   return pippenger_resident<C, N>(sets, d_scalars, n, stream, d_index, opt);
 }
 
-namespace {
-
-// Slice size for streamed points: two upload buffers of a slice's points come on top of the sort arrays, and
-// slices of at most 2^24 keep them to a few GiB. Every slice after the first re-merges all the buckets, so
-// on the small cards that stream their points the slices take 60 % of what the buckets leave, not a third:
-// a 2^27 H MSM under a 16 GiB limit was cut into 128 slices of 2^20 points (654 ms of merges, 1.53 s in all
-// against 0.85 s resident). The proof's other buffers are allocated already; the rest is slack for the
-// bounds, the segments' partials and CUB's histograms.
-template <class C>
-std::size_t streamed_chunk(std::size_t n, std::size_t c, std::size_t available) {
-  constexpr double kStreamedShare = 0.6;
-  return std::min(auto_chunk<C>(n, c, available, 2 * sizeof(ec::Affine<C>), kStreamedShare), std::size_t(1)
-                                                                                                 << 24);
-}
-
-// The window of a streamed MSM over `n_entries` scalars and `n_points` points. Every slice after the first
-// adds its partial sums into every bucket (merge), so a sliced MSM pays n_entries·w bucket additions plus
-// slices·w·2^(c−1) merges; choose_gpu_window counts only the first. Where the entries are few beside the
-// points (a PoRep partition's A and L queries: 37 M values other than 0 and 1 over 130 M streamed points, in
-// 12 slices under a 24 GiB limit), the merges of c = 20's 6.8 M buckets took 75 of 330 ms (H100 trace,
-// bench/RESULTS.md 2026-12-07). This takes the c in [fitting − 4, fitting] of least modelled cost; a smaller
-// c also leaves room for larger slices. Weights per bucket, against one entry's addition in one window, from
-// that trace: a merge 2.5 (1.8 in the H MSM, 3.3 in A and L), the final reduction 4.5.
-// CUZK_MSM_STREAMED_WINDOW, read at every MSM: "model" (this), unset or "fitting" (fitting_window alone),
-// or a window in [8, 23]. The default stays "fitting" until the model has been timed against it on a GPU
-// (no device could be started once it was written, 2026-12-07).
-template <class C>
-std::size_t streamed_window(std::size_t n_entries, std::size_t n_points, std::size_t available) {
-  const std::size_t fitting = fitting_window<C>(std::max<std::size_t>(n_entries, 1), available);
-  const char* v = std::getenv("CUZK_MSM_STREAMED_WINDOW");
-  const std::string setting = v ? v : "";
-  if (setting.empty() || setting == "fitting") return fitting;
-  if (setting != "model") {
-    char* end = nullptr;
-    const unsigned long c = std::strtoul(setting.c_str(), &end, 10);
-    if (setting[0] < '0' || setting[0] > '9' || *end != '\0' || c < 8 || c > 23)
-      throw std::invalid_argument("CUZK_MSM_STREAMED_WINDOW=" + setting +
-                                  ": expected model, fitting or a window in [8, 23]");
-    return c;
-  }
-  constexpr double kMerge = 2.5, kReduce = 4.5;
-  const std::size_t bits = C::Scalar::bits();
-  // From the fitting window down, a smaller one only where the model says it saves 3 %: the model's weights
-  // differ between MSMs by ±30 %, and where the merges are few (the H MSM) the windows come out level.
-  std::size_t best = fitting;
-  double best_cost = -1;
-  for (std::size_t c = fitting; c + 4 >= fitting && c >= 8; --c) {
-    const std::size_t step = streamed_chunk<C>(n_points, c, available);
-    const std::size_t slices = (n_points + step - 1) / step;
-    const double w = double(window_count(bits, c)), buckets = w * double(std::size_t(1) << (c - 1));
-    const double cost =
-        double(n_entries) * w + (slices > 1 ? double(slices) * buckets * kMerge : 0.0) + buckets * kReduce;
-    if (best_cost < 0 || cost < 0.97 * best_cost) best = c, best_cost = cost;
-  }
-  return best;
-}
-
-}  // namespace
-
 template <class C, std::size_t N>
 ec::Jacobian<C> pippenger_streamed(const ec::Affine<C>* h_points, const ff::BigInt<N>* d_scalars,
                                    std::size_t n, cudaStream_t stream, Options opt) {
