@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 #include "groth16/bellperson.hpp"
 #include "ntt/table_layout.hpp"
@@ -47,6 +50,32 @@ groth16::gpu::Footprint gpu_footprint(const io::bellperson::Params& params) {
                                   3 * std::max(inputs + n.l, n.a);
   f.resident_proof = std::max({h_stage, h_msm, split_stage}) + workspace;
   return f;
+}
+
+std::size_t streamed_head_points(const io::bellperson::Params& params, std::size_t free_now,
+                                 std::size_t freed_later, bool witness_uploaded, double share) {
+  const auto n = params.lengths();
+  const std::size_t values = params.vk.ic.size() + n.l;  // [inputs, aux]
+  // The densities: three bit vectors over at most every value.
+  const std::size_t witness = witness_uploaded ? 0 : values * sizeof(Fr) + 3 * (values / 64 + 1) * 8;
+  // The A query gathered (a flag byte per value), classified (two flag bytes and two 4-byte positions).
+  const std::size_t a_query = n.a * (sizeof(Fr) + 3 + 2 * sizeof(std::uint32_t));
+  const std::size_t later = witness + a_query + kStreamedHeadReserve;
+  if (free_now + freed_later <= later || !(share > 0)) return 0;
+  const double room = double(std::min(free_now, free_now + freed_later - later)) * std::min(share, 1.0);
+  return std::min(n.a, static_cast<std::size_t>(room) / sizeof(io::bellperson::G1));
+}
+
+double streamed_head_share() {
+  const char* v = std::getenv("CUZK_STREAMED_HEAD");
+  if (!v || !*v) return kStreamedHeadShare;
+  const std::string s = v;
+  if (s == "off") return 0;
+  char* end = nullptr;
+  const double share = std::strtod(v, &end);
+  if (*end != '\0' || !(share > 0 && share <= 1))
+    throw std::invalid_argument("CUZK_STREAMED_HEAD=" + s + ": expected off or a share in (0, 1]");
+  return share;
 }
 
 }  // namespace cuzk::groth16::bellperson

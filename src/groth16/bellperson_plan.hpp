@@ -18,4 +18,21 @@ inline constexpr std::size_t kLeanQueryChunk = std::size_t(1) << 25;
 // From the vectors' lengths (Params::lengths), so a verifying-only read sizes a key too.
 groth16::gpu::Footprint gpu_footprint(const io::bellperson::Params& params);
 
+// The streamed plan uploads the A query's first points while the H MSM computes (its own slices keep the bus
+// busy for about a quarter of it: 12.9 GB against ~1 s at 32 GiB PoRep) into the device memory the H MSM
+// leaves free; the A query's sum, the first of the witness side's bus-bound MSMs, then reads those slices
+// there (msm::gpu::DeviceHead). How many points: `share` of what is free now (`free_now`), and never so many
+// that the witness side lacks, once the H MSM and its scalars give back `freed_later`, what it holds up to
+// and during the A query's sum: [inputs, aux] and the densities when not uploaded yet, the A query's gathered
+// and classified scalars, and kStreamedHeadReserve for that MSM's buckets, sort arrays and slices.
+inline constexpr std::size_t kStreamedHeadReserve = std::size_t(3) << 30;
+std::size_t streamed_head_points(const io::bellperson::Params& params, std::size_t free_now,
+                                 std::size_t freed_later, bool witness_uploaded, double share);
+
+// CUZK_STREAMED_HEAD, read at every proof: the share above, "off" (0) or a number in (0, 1]; unset:
+// kStreamedHeadShare (off until timed on a GPU: none could be started when it was written, 2026-12-07).
+// Anything else throws std::invalid_argument.
+inline constexpr double kStreamedHeadShare = 0.0;
+double streamed_head_share();
+
 }  // namespace cuzk::groth16::bellperson

@@ -17,6 +17,7 @@
 #include "groth16/bellperson_plan.hpp"
 #include "groth16/gpu_bellperson.hpp"
 #include "groth16/gpu_bellperson_witness.cuh"
+#include "groth16/gpu_point_head.cuh"
 #include "groth16/gpu_split_msm.cuh"
 #include "groth16/plan_attempts.hpp"
 #include "groth16/prover.hpp"
@@ -101,10 +102,28 @@ cuda::DeviceBuffer<T> on_device(const V& v, cudaStream_t stream,
 template <class Cfg>
 ec::Jacobian<Cfg> msm(const cuda::DeviceBuffer<ec::Affine<Cfg>>* resident,
                       std::span<const ec::Affine<Cfg>> host, const ff::BigInt<4>* d_scalars, std::size_t n,
-                      cudaStream_t stream) {
+                      cudaStream_t stream, msm::gpu::Options options = {}) {
   if (n == 0) return ec::Jacobian<Cfg>::infinity();
-  return resident ? msm::gpu::pippenger<Cfg, 4>(resident->data(), d_scalars, n, stream)
-                  : msm::gpu::pippenger_streamed<Cfg, 4>(host.data(), d_scalars, n, stream);
+  return resident ? msm::gpu::pippenger<Cfg, 4>(resident->data(), d_scalars, n, stream, nullptr, options)
+                  : msm::gpu::pippenger_streamed<Cfg, 4>(host.data(), d_scalars, n, stream, options);
+}
+
+// The streamed plan's A query head (streamed_head_points), sized and uploaded once the H MSM holds its
+// buffers: `free_before` was free before the H MSM, whose scalars (m values) and buffers come back after it.
+// Refused (another worker took the room meanwhile), the proof goes on without one.
+void start_a_head(const io::bellperson::Params& p, std::size_t m, std::size_t free_before,
+                  bool witness_uploaded, double share, cudaStream_t stream,
+                  std::optional<groth16::gpu::PointHeadUpload<G1>>& head) {
+  const std::size_t free_now = cuda::vram_available();
+  const std::size_t freed_later = m * sizeof(Fr) + (free_before > free_now ? free_before - free_now : 0);
+  const std::size_t count = streamed_head_points(p, free_now, freed_later, witness_uploaded, share);
+  if (count == 0) return;
+  try {
+    head.emplace(p.a.data(), count, stream);
+  } catch (const cuda::CudaError& e) {
+    if (e.kind() != cuda::CudaError::Kind::out_of_memory) throw;
+    head.reset();
+  }
 }
 
 }  // namespace
@@ -295,9 +314,19 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   const std::size_t w_bytes = (w.inputs.size() + w.aux.size()) * sizeof(Fr);
   constexpr std::size_t kStreamedHMsmRoom = std::size_t(8) << 30;
   if (!upload && (pts || cuda::vram_available() >= w_bytes + kStreamedHMsmRoom)) upload.emplace(w, stream);
+  // The streamed plan: the A query's first points go up while the H MSM computes, into the room it leaves.
+  std::optional<groth16::gpu::PointHeadUpload<G1>> a_head;
+  msm::gpu::Options h_options;
+  if (!pts && k.plan == Plan::kStreamed) {
+    const double share = streamed_head_share();
+    if (share > 0)
+      h_options.after_allocation = [&, share, free_before = cuda::vram_available(), up = upload.has_value()] {
+        start_a_head(p, m, free_before, up, share, stream, a_head);
+      };
+  }
   {
     StageTimer t(timings, "msm_h");
-    res.c = msm<G1>(pts ? &pts->h : nullptr, p.h, d_h, m - 1, stream);
+    res.c = msm<G1>(pts ? &pts->h : nullptr, p.h, d_h, m - 1, stream, h_options);
   }
   d_q.reset();
   if (!upload) upload.emplace(w, stream);
@@ -305,7 +334,7 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     // Streamed points: each query whole, lean in chunks. (Running the H MSM beside these on a second stream,
     // each in a share of the room, was slower at 24 GiB: bench/RESULTS.md, 2026-12-07.)
     const std::size_t chunk = k.plan == Plan::kLean ? k.query_chunk : std::numeric_limits<std::size_t>::max();
-    witness_side_streamed(p, w, *upload, chunk, stream, timings).add_to(res);
+    witness_side_streamed(p, w, *upload, chunk, stream, timings, a_head).add_to(res);
   }
   if (pts) {
     // Resident points: the witness-side MSMs take the split form, on scalars gathered on the device.

@@ -129,11 +129,13 @@ class ClassifiedScalars {
     groth16::gpu::to_plain_in_place(values, count, stream);
   }
 
-  // Σ over the key's points from `points` on (one per value), streamed from host memory.
+  // Σ over the key's points from `points` on (one per value), streamed from host memory; `head`: the first
+  // of them already on the device.
   template <class Cfg>
-  ec::Jacobian<Cfg> sum(const ec::Affine<Cfg>* points, cudaStream_t stream) const {
+  ec::Jacobian<Cfg> sum(const ec::Affine<Cfg>* points, cudaStream_t stream,
+                        msm::gpu::DeviceHead<Cfg> head = {}) const {
     return groth16::gpu::split_msm_streamed<Cfg, 4>(
-        points, count_, reinterpret_cast<const ff::BigInt<4>*>(values_), classes_, stream);
+        points, count_, reinterpret_cast<const ff::BigInt<4>*>(values_), classes_, stream, head);
   }
 
  private:
@@ -252,7 +254,8 @@ void WitnessSums::add_to(MsmResults<Curve>& res) const {
 // [inputs, aux] at a time (lean: so that an 11 GiB card holds a chunk's). Dense, the 2^27 A and L MSMs sorted
 // every window's digit of 130 M mostly-0/1 scalars: 5.4 and 3.1 s on the H200.
 WitnessSums witness_side_streamed(const io::bellperson::Params& p, const Assignment& w, WitnessUpload& upload,
-                                  std::size_t chunk, cudaStream_t stream, StageTimings* timings) {
+                                  std::size_t chunk, cudaStream_t stream, StageTimings* timings,
+                                  std::optional<groth16::gpu::PointHeadUpload<G1>>& a_head) {
   DeviceWitness d;
   {
     StageTimer t(timings, "witness");
@@ -262,7 +265,11 @@ WitnessSums witness_side_streamed(const io::bellperson::Params& p, const Assignm
   for_each_query_chunk(d, nullptr, d.a_aux.data(), p.a.size(), chunk, stream, timings,
                        [&](const ClassifiedScalars& sc, std::size_t at) {
                          StageTimer t(timings, "msm_a");
-                         out.a += sc.sum<G1>(p.a.data() + at, stream);
+                         // The head holds the query's first points: the first chunk's.
+                         const bool head = a_head && at == 0;
+                         out.a += sc.sum<G1>(p.a.data() + at, stream,
+                                             head ? a_head->take() : msm::gpu::DeviceHead<G1>{});
+                         if (head) a_head.reset();  // in the stream's order, after the sum that read it
                        });
   for_each_query_chunk(d, d.b_inputs.data(), d.b_aux.data(), p.b_g1.size(), chunk, stream, timings,
                        [&](const ClassifiedScalars& sc, std::size_t at) {

@@ -9,12 +9,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <future>
+#include <optional>
 
 #include "cuda/device_buffer.hpp"
 #include "cuda/event.hpp"
 #include "cuda/stream.hpp"
 #include "ec/point.hpp"
 #include "groth16/bellperson.hpp"
+#include "groth16/gpu_point_head.cuh"
 #include "groth16/gpu_split_msm.cuh"
 #include "groth16/prover.hpp"
 #include "groth16/timings.hpp"
@@ -94,8 +96,10 @@ struct WitnessSums {
 // The split form over streamed points, one query at a time (a 16 GiB card holds one query's scalars and
 // classes beside [inputs, aux], not all three), each MSM streaming its points once; `chunk` values of
 // [inputs, aux] at a time (lean: so that an 11 GiB card holds a chunk's). Dense, the 2^27 A and L MSMs sorted
-// every window's digit of 130 M mostly-0/1 scalars: 5.4 and 3.1 s on the H200.
+// every window's digit of 130 M mostly-0/1 scalars: 5.4 and 3.1 s on the H200. `a_head` (may be empty): the A
+// query's first points, uploaded during the H MSM; its sum reads them there, and they are freed after it.
 WitnessSums witness_side_streamed(const io::bellperson::Params& p, const Assignment& w, WitnessUpload& upload,
-                                  std::size_t chunk, cudaStream_t stream, StageTimings* timings);
+                                  std::size_t chunk, cudaStream_t stream, StageTimings* timings,
+                                  std::optional<groth16::gpu::PointHeadUpload<Curve::G1Cfg>>& a_head);
 
 }  // namespace cuzk::groth16::bellperson::gpu

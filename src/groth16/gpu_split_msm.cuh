@@ -172,13 +172,13 @@ ec::Jacobian<Cfg> split_msm(const ec::Affine<Cfg>* d_points, const ff::BigInt<N>
 }
 
 // The same with the key's points in host memory (streamed plans): msm::gpu::split_streamed, the points
-// uploaded once, slice by slice. `d_scalars` plain, one per point.
+// uploaded once, slice by slice (those in `head` read where they are). `d_scalars` plain, one per point.
 template <class Cfg, std::size_t N>
 ec::Jacobian<Cfg> split_msm_streamed(const ec::Affine<Cfg>* h_points, std::size_t n_points,
                                      const ff::BigInt<N>* d_scalars, const WitnessClasses& classes,
-                                     cudaStream_t stream) {
+                                     cudaStream_t stream, msm::gpu::DeviceHead<Cfg> head = {}) {
   return msm::gpu::split_streamed<Cfg, N>(h_points, n_points, d_scalars, classes.ones.data(), classes.n_ones,
-                                          classes.others.data(), classes.n_others, stream);
+                                          classes.others.data(), classes.n_others, stream, {}, head);
 }
 
 }  // namespace cuzk::groth16::gpu

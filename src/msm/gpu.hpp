@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -30,6 +31,20 @@ struct Options {
   // 2^20). Every slice after the first costs one more bucket merge; resident points take window groups of
   // the same size instead (see above).
   std::size_t max_chunk = 0;
+  // Streamed MSMs: called once the MSM holds all of its buffers and its first slice's upload is queued. A
+  // streamed bellperson proof's H MSM leaves the bus idle for most of its second; its caller takes the room
+  // the MSM left, there, for the next MSM's first points (DeviceHead).
+  std::function<void()> after_allocation = {};
+};
+
+// The first `count` points of a streamed MSM's host array, already in device memory (uploaded ahead, while
+// the bus was idle): its slices within them are read from there, a slice across the end is completed from
+// the host. The MSM's streams wait for `ready` (recorded once the copy is done; null: nothing to wait for).
+template <class C>
+struct DeviceHead {
+  const ec::Affine<C>* points = nullptr;
+  std::size_t count = 0;
+  cudaEvent_t ready = nullptr;
 };
 
 // Σ scalars[i]·points[i]; both arrays in device memory; scalars plain (not Montgomery), < 2^(64·N).
@@ -72,12 +87,12 @@ ec::Jacobian<C> pippenger_streamed(const ec::Affine<C>* h_points, const ff::BigI
 // batch-added while it is on the device). `ones` and `others`: ascending positions below n_points, in device
 // memory, as groth16::gpu::classify makes them; scalars plain, in device memory, indexed by position. Zeros
 // are in neither list and cost nothing but their points' upload. Register the host range, as for
-// pippenger_streamed.
+// pippenger_streamed. `head`: the first points already on the device (DeviceHead).
 template <class C, std::size_t N>
 ec::Jacobian<C> split_streamed(const ec::Affine<C>* h_points, std::size_t n_points,
                                const ff::BigInt<N>* d_scalars, const std::uint32_t* d_ones,
                                std::size_t n_ones, const std::uint32_t* d_others, std::size_t n_others,
-                               cudaStream_t stream, Options opt = {});
+                               cudaStream_t stream, Options opt = {}, DeviceHead<C> head = {});
 
 // Σ points[index[k]] (all points when index is null), in device memory.
 template <class C>

@@ -350,6 +350,7 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
   const std::size_t sets = 1 + more.size();
   if (chunk == 0) {  // no entries at all (a streamed split MSM of ones alone): no buckets to sum
     prefetch(0);
+    if (opt.after_allocation) opt.after_allocation();
     for (std::size_t s = 0; s < slices.size(); ++s) slice_work_only(s);
     return std::vector<ec::Jacobian<C>>(sets, ec::Jacobian<C>::infinity());
   }
@@ -387,6 +388,7 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
   trace.mark("setup");
 
   prefetch(0);
+  if (opt.after_allocation) opt.after_allocation();
   bool first = true;  // no slice merged into the buckets yet
   for (std::size_t slice = 0; slice < slices.size(); ++slice) {
     const Slice& sl = slices[slice];
@@ -606,7 +608,7 @@ template <class C, std::size_t N>
 ec::Jacobian<C> split_streamed(const ec::Affine<C>* h_points, std::size_t n_points,
                                const ff::BigInt<N>* d_scalars, const std::uint32_t* d_ones,
                                std::size_t n_ones, const std::uint32_t* d_others, std::size_t n_others,
-                               cudaStream_t stream, Options opt) {
+                               cudaStream_t stream, Options opt, DeviceHead<C> head) {
   if (n_points == 0 || n_ones + n_others == 0) return ec::Jacobian<C>::infinity();
   const std::size_t available = cuda::vram_available();
   const std::size_t c = opt.window_bits ? opt.window_bits : streamed_window<C>(n_others, n_points, available);
@@ -621,7 +623,7 @@ ec::Jacobian<C> split_streamed(const ec::Affine<C>* h_points, std::size_t n_poin
         {others_at[s], others_at[s + 1] - others_at[s], s * step, std::min(step, n_points - s * step)});
   SliceOnes<C> ones(d_ones, slice_bounds(d_ones, n_ones, step, count, stream), stream);
   opt.window_bits = c;
-  StreamedPoints<C> points(h_points, step);
+  StreamedPoints<C> points(h_points, step, head);
   ec::Jacobian<C> acc = pippenger_impl<C, N>(points, d_scalars, slices, stream, d_others, opt, ones)[0];
   return acc + ones.sum(stream);
 }
@@ -639,6 +641,6 @@ ec::Jacobian<C> split_streamed(const ec::Affine<C>* h_points, std::size_t n_poin
                                             const std::uint32_t*);                                           \
   template ec::Jacobian<Cfg> split_streamed<Cfg, 4>(                                                         \
       const ec::Affine<Cfg>*, std::size_t, const ff::BigInt<4>*, const std::uint32_t*, std::size_t,          \
-      const std::uint32_t*, std::size_t, cudaStream_t, Options);
+      const std::uint32_t*, std::size_t, cudaStream_t, Options, DeviceHead<Cfg>);
 
 }  // namespace cuzk::msm::gpu

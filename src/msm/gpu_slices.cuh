@@ -14,9 +14,11 @@
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/error.hpp"
 #include "cuda/event.hpp"
 #include "cuda/stream.hpp"
 #include "msm/digits.hpp"
+#include "msm/gpu.hpp"
 #include "msm/gpu_launch.cuh"
 
 namespace cuzk::msm::gpu {
@@ -183,28 +185,49 @@ struct NoSliceWork {
 // stream, so slice k + 1 uploads while slice k accumulates. A buffer is refilled only after the
 // accumulation that read it has finished (the `released` event); the accumulation waits for its upload
 // (the `uploaded` event). Waiting on an event never recorded is a no-op, which covers the first two.
+// Points within `head` (already on the device) are read there: a slice inside it uploads nothing, a slice
+// across its end copies the head's part on the device and uploads the rest.
 template <class C>
 class StreamedPoints {
  public:
-  StreamedPoints(const ec::Affine<C>* h_points, std::size_t chunk)
+  StreamedPoints(const ec::Affine<C>* h_points, std::size_t chunk, DeviceHead<C> head = {})
       : host_(h_points),
+        head_(head),
         buffers_{cuda::DeviceBuffer<ec::Affine<C>>(chunk), cuda::DeviceBuffer<ec::Affine<C>>(chunk)} {}
 
   void prefetch(std::size_t slice, std::size_t begin, std::size_t count) {
     const std::size_t b = slice % 2;
+    const std::size_t from_head = begin < head_.count ? std::min(count, head_.count - begin) : 0;
+    in_head_[b] = from_head == count;
+    if (in_head_[b]) return;
     released_[b].make_wait(copy_.get());
-    buffers_[b].upload(host_ + begin, count, copy_.get());
+    if (from_head > 0) {
+      if (head_.ready) CUZK_CUDA_CHECK(cudaStreamWaitEvent(copy_.get(), head_.ready, 0));
+      CUZK_CUDA_CHECK(cudaMemcpyAsync(buffers_[b].data(), head_.points + begin,
+                                      from_head * sizeof(ec::Affine<C>), cudaMemcpyDeviceToDevice,
+                                      copy_.get()));
+    }
+    buffers_[b].upload(host_ + begin + from_head, count - from_head, copy_.get(), from_head);
     uploaded_[b].record(copy_.get());
   }
   std::pair<const ec::Affine<C>*, std::size_t> acquire(std::size_t slice, std::size_t begin,
                                                        cudaStream_t stream) {
+    if (in_head_[slice % 2]) {
+      if (head_.ready) CUZK_CUDA_CHECK(cudaStreamWaitEvent(stream, head_.ready, 0));
+      return {head_.points, 0};
+    }
     uploaded_[slice % 2].make_wait(stream);
     return {buffers_[slice % 2].data(), begin};
   }
-  void release(std::size_t slice, cudaStream_t stream) { released_[slice % 2].record(stream); }
+  // A slice read from the head leaves its buffer free: the next upload into it need not wait.
+  void release(std::size_t slice, cudaStream_t stream) {
+    if (!in_head_[slice % 2]) released_[slice % 2].record(stream);
+  }
 
  private:
   const ec::Affine<C>* host_;
+  DeviceHead<C> head_;
+  bool in_head_[2] = {false, false};  // per buffer: its slice is read from the head
   cuda::DeviceBuffer<ec::Affine<C>> buffers_[2];
   cuda::Stream copy_;
   cuda::Event uploaded_[2] = {cuda::Event(false), cuda::Event(false)};

@@ -2,7 +2,9 @@
 // several partitions with random witnesses, and verify.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
+#include <stdexcept>
 
 #include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
@@ -145,6 +147,34 @@ TEST(BellpersonGpu, CGoesUpWithAndWithoutRoomForAThirdBuffer) {
   ASSERT_LT(cuda::vram_available(), kGiB);  // no third buffer: c waits for the second
   EXPECT_EQ(gpu::prove(params, key, w, r, s, stream.get()), expected);
   cuda::set_vram_policy(saved);
+}
+
+// The streamed plan uploads the A query's first points during the H MSM (CUZK_STREAMED_HEAD): none, part of
+// the query (its slices straddling the head's end), or all of it; each gives the CPU's bytes and leaves no
+// device memory behind.
+TEST(BellpersonGpu, StreamedProofsWithAndWithoutTheAQueryHead) {
+  CUZK_REQUIRE_GPU();
+  using groth16::gpu::Plan;
+  const auto g = r1cs::porep_like<Fr>(13, ff::random_nonzero_os<Fr>().to_int().v[0], 1);
+  const auto params = setup(g.system, random_toxic_waste<Curve>());
+  const auto w = synthesize(g.system, g.witnesses[0]);
+  const Fr r = ff::random_nonzero_os<Fr>(), s = ff::random_nonzero_os<Fr>();
+  const auto expected = prove(params, w, r, s);
+  cuda::Stream stream;
+  const gpu::ResidentKey key(params, stream.get(), Plan::kStreamed);
+  const auto before = cuda::vram_usage(0).in_use;
+  // Without a limit the room free at the H MSM holds all of this key's A query many times over: a share of
+  // 1e-7 of tens of GiB is some dozens of points, a part of the query.
+  ASSERT_GT(cuda::vram_available(), std::size_t(8) << 30);
+  for (const char* share : {"off", "1e-7", "1"}) {
+    ::setenv("CUZK_STREAMED_HEAD", share, 1);
+    EXPECT_EQ(gpu::prove(params, key, w, r, s, stream.get()), expected) << share;
+    EXPECT_EQ(cuda::vram_usage(0).in_use, before) << share;
+  }
+  ::setenv("CUZK_STREAMED_HEAD", "2", 1);
+  EXPECT_THROW(gpu::prove(params, key, w, r, s, stream.get()), std::invalid_argument);
+  ::unsetenv("CUZK_STREAMED_HEAD");
+  EXPECT_EQ(cuda::vram_usage(0).in_use, before);
 }
 
 }  // namespace

@@ -8,7 +8,11 @@
 #include <utility>
 #include <vector>
 
+#include "cuda/device_buffer.hpp"
+#include "cuda/error.hpp"
+#include "cuda/event.hpp"
 #include "cuda/host_registration.hpp"
+#include "cuda/stream.hpp"
 #include "cuda/vram.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
@@ -223,7 +227,7 @@ TYPED_TEST(MsmGpuTest, PointSetsSharingOneSortMatchCpu) {
   auto di = test::to_device(index), dm1 = test::to_device(map1), dm2 = test::to_device(map2);
   const msm::gpu::PointSet<Cfg> sets[] = {
       {dp.data(), nullptr}, {dp1.data(), dm1.data()}, {dp2.data(), dm2.data()}};
-  for (const msm::gpu::Options opt : {msm::gpu::Options{}, msm::gpu::Options{9, index.size() / 3 + 1}}) {
+  for (const msm::gpu::Options& opt : {msm::gpu::Options{}, msm::gpu::Options{9, index.size() / 3 + 1}}) {
     const auto got =
         msm::gpu::pippenger_shared<Cfg, 4>(std::span(sets), ds.data(), index.size(), nullptr, di.data(), opt);
     ASSERT_EQ(got.size(), 3u);
@@ -293,6 +297,50 @@ TYPED_TEST(MsmGpuTest, StreamedSplitMatchesCpu) {
       << "others alone";
   cuda::HostRegistration pinned(std::span(c.points));
   EXPECT_EQ(run(c, {0, 1500}), expect) << "registered";
+}
+
+// A streamed split MSM whose first points are already on the device (msm::gpu::DeviceHead, as the streamed
+// bellperson plan uploads the A query's during the H MSM): heads ending on a slice boundary, inside a slice
+// (that slice completed from the host), covering every point, and none; uploaded on another stream whose
+// event the MSM waits for. The after_allocation hook runs once per MSM, streamed or resident.
+TYPED_TEST(MsmGpuTest, StreamedSplitReadsADeviceHead) {
+  CUZK_REQUIRE_GPU();
+  using Cfg = TypeParam;
+  using Fr = typename Cfg::Scalar;
+  const std::size_t n = 5000;
+  auto c = make_case<Cfg>(n, 2025);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % 5 == 0) c.scalars[i] = Fr::zero().to_int();
+    if (i % 5 == 1) c.scalars[i] = Fr::one().to_int();
+  }
+  const auto [ones, others] = ones_and_others<Cfg>(c.scalars);
+  auto ds = test::to_device(c.scalars);
+  auto d_ones = test::to_device(ones);
+  auto d_others = test::to_device(others);
+  const auto expect = msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n);
+  cuda::DeviceBuffer<ec::Affine<Cfg>> d_points(n);
+  cuda::Stream copy;
+  cuda::Event ready(false);
+  d_points.upload(c.points.data(), n, copy.get());
+  ready.record(copy.get());
+  for (std::size_t head : {std::size_t(0), std::size_t(1000), std::size_t(1500), std::size_t(2999), n}) {
+    int calls = 0;
+    msm::gpu::Options o{0, 1000};
+    o.after_allocation = [&] { ++calls; };
+    const msm::gpu::DeviceHead<Cfg> h{head ? d_points.data() : nullptr, head, ready.get()};
+    EXPECT_EQ(msm::gpu::split_streamed<Cfg>(c.points.data(), n, ds.data(), d_ones.data(), ones.size(),
+                                            d_others.data(), others.size(), nullptr, o, h),
+              expect)
+        << "head of " << head;
+    EXPECT_EQ(calls, 1) << "head of " << head;
+  }
+  int calls = 0;
+  msm::gpu::Options o;
+  o.after_allocation = [&] { ++calls; };
+  CUZK_CUDA_CHECK(cudaStreamSynchronize(copy.get()));
+  EXPECT_EQ(msm::gpu::pippenger<Cfg>(d_points.data(), ds.data(), n, nullptr, nullptr, o), expect);
+  EXPECT_EQ(msm::gpu::pippenger_streamed<Cfg>(c.points.data(), ds.data(), n, nullptr, o), expect);
+  EXPECT_EQ(calls, 2);
 }
 
 // A streamed MSM's window (CUZK_MSM_STREAMED_WINDOW): the cost model's, fitting_window's (default), or a

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <stdexcept>
+
 #include "cuda/fault_plan.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
@@ -190,6 +193,49 @@ TEST(GpuPlan, BellpersonPorepScale) {
   EXPECT_NE(none.find("8.0 GiB is all this process may hold"), std::string::npos);
   EXPECT_EQ(format_gib(std::size_t(3) << 29), "1.5 GiB");
   EXPECT_EQ(format_gib(std::size_t(768) << 10), "0.8 MiB");
+}
+
+// The streamed plan's A query head, uploaded during the H MSM (bellperson_plan.hpp): all the room free then
+// where the witness side still has what it needs once the H MSM gives its room back, less where it would
+// not, none where nothing is left; `share` of it; never more than the query. At 32 GiB PoRep scale.
+TEST(GpuPlan, StreamedHeadLeavesTheWitnessSideItsRoom) {
+  namespace bp = groth16::bellperson;
+  io::bellperson::Params p;
+  p.lengths_only =
+      io::bellperson::Params::Lengths{(std::size_t(1) << 27) - 1, 130'169'893, 130'170'221, 33'000'000};
+  constexpr std::size_t GiB = std::size_t(1) << 30;
+  const std::size_t point = sizeof(io::bellperson::G1);
+  // The A query gathered and classified: 32 + 3 + 8 bytes a value (5.2 GiB), and the MSM's reserve.
+  const std::size_t later = 130'170'221 * std::size_t(43) + bp::kStreamedHeadReserve;
+  // [inputs, aux] already up: 6 GiB free, 4 GiB of H scalars and 5 GiB of H MSM buffers to come back.
+  ASSERT_LT(later, 9 * GiB);
+  EXPECT_EQ(bp::streamed_head_points(p, 6 * GiB, 9 * GiB, true, 1.0), 6 * GiB / point);
+  EXPECT_EQ(bp::streamed_head_points(p, 6 * GiB, 9 * GiB, true, 0.5), 3 * GiB / point);
+  // Not yet: its 4.2 GB come off what is left after the H MSM.
+  const std::size_t witness = 130'169'893 * sizeof(bp::Fr) + 3 * (130'169'893 / 64 + 1) * 8;
+  EXPECT_EQ(bp::streamed_head_points(p, 6 * GiB, 9 * GiB, false, 1.0), (15 * GiB - later - witness) / point);
+  EXPECT_EQ(bp::streamed_head_points(p, 2 * GiB, 4 * GiB, false, 1.0), 0u);
+  EXPECT_EQ(bp::streamed_head_points(p, 6 * GiB, 9 * GiB, true, 0.0), 0u);
+  EXPECT_EQ(bp::streamed_head_points(p, 100 * GiB, 100 * GiB, true, 1.0), 130'170'221u);
+}
+
+// CUZK_STREAMED_HEAD: unset takes the default, "off" none, a share in (0, 1] that share; anything else is
+// refused.
+TEST(GpuPlan, StreamedHeadShareFromTheEnvironment) {
+  namespace bp = groth16::bellperson;
+  ::unsetenv("CUZK_STREAMED_HEAD");
+  EXPECT_EQ(bp::streamed_head_share(), bp::kStreamedHeadShare);
+  ::setenv("CUZK_STREAMED_HEAD", "off", 1);
+  EXPECT_EQ(bp::streamed_head_share(), 0.0);
+  ::setenv("CUZK_STREAMED_HEAD", "0.5", 1);
+  EXPECT_EQ(bp::streamed_head_share(), 0.5);
+  ::setenv("CUZK_STREAMED_HEAD", "1", 1);
+  EXPECT_EQ(bp::streamed_head_share(), 1.0);
+  for (const char* bad : {"0", "1.5", "-0.5", "x", "0.5x", "nan"}) {
+    ::setenv("CUZK_STREAMED_HEAD", bad, 1);
+    EXPECT_THROW(bp::streamed_head_share(), std::invalid_argument) << bad;
+  }
+  ::unsetenv("CUZK_STREAMED_HEAD");
 }
 
 }  // namespace
