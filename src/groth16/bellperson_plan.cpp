@@ -38,6 +38,8 @@ groth16::gpu::Footprint gpu_footprint(const io::bellperson::Params& params) {
                                      classified * (2 * sizeof(std::uint32_t) + 2) + (inputs + n.l) +
                                      2 * slice_points * sizeof(io::bellperson::G2);
   f.proof = std::max({h_stage, h_msm, streamed_split}) + workspace;
+  // Streamed proofs hold the full NTT table during their H stage only (the key keeps the compact pair).
+  f.streamed_proof = std::max({h_stage + f.tables, h_msm, streamed_split}) + workspace;
   // Lean: a chunk of values gathered and classified at a time beside [inputs, aux] (and their flags).
   const std::size_t chunk = std::min(kLeanQueryChunk, classified);
   const std::size_t lean_split = (inputs + n.l) * plain + chunk * (plain + 2 * sizeof(std::uint32_t) + 3) +

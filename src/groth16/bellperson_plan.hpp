@@ -1,8 +1,9 @@
 // Device memory for bellperson (.params) proofs on the GPU. Synthesis hands over a, b and c, so these keys
 // have no coefficient rows: the plans are resident (the five point vectors on the device, shared by every
-// proof), streamed (the points stay in page-locked host memory and every MSM streams them slice by slice)
-// and lean (streamed, with compact NTT tables and the queries' scalars gathered in chunks: the plan of 11 and
-// 12 GiB cards at 32 GiB PoRep). Host-only, unit-tested without a GPU.
+// proof), streamed (the points stay in page-locked host memory and every MSM streams them slice by slice;
+// the key keeps compact NTT tables, which a proof expands for its H stage only) and lean (streamed, the H
+// stage on the compact tables, the queries' scalars gathered in chunks: the plan of 11 and 12 GiB cards at
+// 32 GiB PoRep). Host-only, unit-tested without a GPU.
 #pragma once
 
 #include <cstddef>

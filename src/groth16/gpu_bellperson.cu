@@ -134,6 +134,9 @@ struct ResidentKey::Impl {
     cuda::DeviceBuffer<ec::Affine<G2>> b_g2;
   };
   Plan plan;
+  // Resident: the full table (4.3 GB at 2^27). Streamed and lean: compact; streamed proofs expand them on the
+  // device for their H stage only (prove: `expanded`), so that the H MSM and the witness side, whose
+  // slices and A query head take what room there is, get the 4.3 GB back.
   ntt::gpu::Tables<Fr> tables;
   std::size_t query_chunk = kLeanQueryChunk;      // lean: values of [inputs, aux] per query chunk
   std::optional<Points> points;                   // resident
@@ -142,7 +145,7 @@ struct ResidentKey::Impl {
   Impl(const io::bellperson::Params& p, cudaStream_t stream, Plan wanted, const std::string& keep_as)
       : plan(wanted),
         tables(log_domain(p), poly::root_of_unity_from<Fr>(kGenerator, log_domain(p) + 1), stream,
-               wanted == Plan::kLean ? ntt::TableLayout::kCompact : ntt::TableLayout::kFull) {
+               wanted == Plan::kResident ? ntt::TableLayout::kFull : ntt::TableLayout::kCompact) {
     if (plan == Plan::kResident) {
       const auto up = [&](const std::string& query, const auto& v) {
         return cuda::kept_or_uploaded(cuda::kept_name(keep_as, query), v, stream);
@@ -251,6 +254,10 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   // the CPU copies with them.
   std::optional<WitnessUpload> upload;
   if (pts && prestaged_abc) upload.emplace(w, stream);
+  // The streamed plan's full NTT table, made now (~ms) and freed after the H stage (ResidentKey::Impl).
+  std::optional<ntt::gpu::Tables<Fr>> expanded;
+  if (k.plan == Plan::kStreamed) expanded.emplace(k.tables.expanded(stream));
+  const ntt::gpu::Tables<Fr>& tables = expanded ? *expanded : k.tables;
   const Fr z_inv = (-Fr::from_u64(2)).inverse();  // Z = X^m − 1 on the odd coset: −2
   const Fr z_plain = Fr::from_raw(z_inv.to_int()), minus_z_plain = Fr::from_raw((-z_inv).to_int());
   cuda::DeviceBuffer<Fr> d_q(m, stream),
@@ -276,17 +283,17 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     cuda::Event buffers_ready{false}, b_ready{false}, t_free{false}, c_ready{false};
     buffers_ready.record(stream);  // the stream-ordered allocations of d_t and d_c
     buffers_ready.make_wait(copy.get());
-    ntt::gpu::to_odd_coset(d_q.data(), 1, k.tables, stream);
+    ntt::gpu::to_odd_coset(d_q.data(), 1, tables, stream);
     // Every kernel that needs no c is queued before c's upload is: from pageable memory (the C ABI) an upload
     // returns only once the host has read its source (~80 ms at 2^27), and the GPU must not wait for that.
     put(1, d_t, copy.get());
     b_ready.record(copy.get());
     b_ready.make_wait(stream);
-    ntt::gpu::to_odd_coset(d_t.data(), 1, k.tables, stream);
+    ntt::gpu::to_odd_coset(d_t.data(), 1, tables, stream);
     mul_kernel<<<blocks_for(m), kThreads, 0, stream>>>(d_q.data(), d_t.data(), m);
     cuda::check_last_launch("bellperson mul_kernel");
     t_free.record(stream);
-    ntt::gpu::inverse(d_q.data(), k.tables, stream);  // A·B's on the odd coset
+    ntt::gpu::inverse(d_q.data(), tables, stream);  // A·B's on the odd coset
     if (d_c) {
       d_t.reset();  // in stream order: the peak of three buffers lasts only while b is transformed
       put(2, *d_c, copy.get());  // after b's upload in the copy stream's order, not after the GPU's work
@@ -297,14 +304,15 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     c_ready.record(copy.get());
     c_ready.make_wait(stream);
     cuda::DeviceBuffer<Fr>& c_values = d_c ? *d_c : d_t;
-    ntt::gpu::inverse(c_values.data(), k.tables, stream);  // C's coefficients
+    ntt::gpu::inverse(c_values.data(), tables, stream);  // C's coefficients
     quotient_plain_kernel<<<blocks_for(m), kThreads, 0, stream>>>(
-        d_q.data(), c_values.data(), k.tables.twiddles(), m, z_plain, minus_z_plain);
+        d_q.data(), c_values.data(), tables.twiddles(), m, z_plain, minus_z_plain);
     cuda::check_last_launch("bellperson quotient_plain_kernel");
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));  // after c_ready: the copies are done too
   }
   if (prestaged_abc) prestaged_abc->reset();
   d_t.reset();
+  expanded.reset();
   const auto* d_h = reinterpret_cast<const ff::BigInt<4>*>(d_q.data());
   cuda::maybe_inject_sticky_fault(stream);  // tests: poison the context here, as a faulting MSM would
   MsmResults<Curve> res;

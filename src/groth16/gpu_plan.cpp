@@ -46,6 +46,7 @@ std::optional<Plan> smaller(Plan plan) {
 std::size_t Footprint::proof_of(Plan plan) const {
   if (plan == Plan::kResident) return std::max(proof, resident_proof);
   if (plan == Plan::kLean && lean_proof) return lean_proof;
+  if (plan == Plan::kStreamed && streamed_proof) return streamed_proof;
   return proof;
 }
 
@@ -55,7 +56,7 @@ std::size_t Footprint::need(Plan plan) const {
     case Plan::kResident:
       return tables + base + rows + points;
     case Plan::kStreamed:
-      return tables + base + rows;
+      return (streamed_proof ? compact_tables : tables) + base + rows;
     case Plan::kLean:
       break;
   }

@@ -42,6 +42,9 @@ struct Footprint {
   std::size_t resident_proof = 0;
   // Lean: one proof's peak when it differs (bellperson keys gather their queries in chunks); 0: `proof`.
   std::size_t lean_proof = 0;
+  // Streamed: one proof's peak when its NTT tables are part of it (bellperson keys keep them compact and a
+  // proof expands them for its H stage only); 0: `proof`, beside the full tables the key keeps.
+  std::size_t streamed_proof = 0;
   // One proof's buffers under `plan` at their peak.
   std::size_t proof_of(Plan plan) const;
   // The whole of a plan: the key's device part plus one proof.

@@ -477,6 +477,18 @@ Tables<Fr>::Tables(std::size_t log_n, const Fr& g, cudaStream_t stream, TableLay
 }
 
 template <class Fr>
+Tables<Fr> Tables<Fr>::expanded(cudaStream_t stream) const {
+  if (layout_ != TableLayout::kCompact) throw std::invalid_argument("NTT tables: only compact tables expand");
+  Tables out(log_n_, TableLayout::kFull, n_inv_);
+  const std::size_t n = this->n();
+  out.full_ = cuda::DeviceBuffer<Fr>(n, stream);
+  powers_kernel<Fr><<<grid_for(n, 1), kThreads, 0, stream>>>(out.full_.data(), high_.data(), low_.data(), n,
+                                                             compact_low_log(log_n_));
+  cuda::check_last_launch("ntt powers_kernel (expanded)");
+  return out;
+}
+
+template <class Fr>
 Twiddles<Fr> Tables<Fr>::twiddles() const {
   if (layout_ == TableLayout::kFull) return Twiddles<Fr>{full_.data(), nullptr, nullptr, 0};
   return Twiddles<Fr>{nullptr, low_.data(), high_.data(), compact_low_log(log_n_)};

@@ -52,6 +52,10 @@ class Tables {
   Tables(std::size_t log_n, cudaStream_t stream, TableLayout layout = TableLayout::kFull);
   // With ω_2N = `root_2n`, which must have order exactly 2N (std::invalid_argument otherwise).
   Tables(std::size_t log_n, const Fr& root_2n, cudaStream_t stream, TableLayout layout = TableLayout::kFull);
+  // The full layout of these compact tables, made on the device in `stream`'s order (a kernel of a few ms at
+  // 2^27) and freed in it: a plan with no room to keep a domain-sized table beside its MSMs holds one only
+  // while its NTTs run. std::invalid_argument when these are full already.
+  Tables expanded(cudaStream_t stream) const;
   std::size_t log_n() const { return log_n_; }
   std::size_t n() const { return std::size_t(1) << log_n_; }
   TableLayout layout() const { return layout_; }
@@ -59,6 +63,8 @@ class Tables {
   const Fr& n_inv() const { return n_inv_; }
 
  private:
+  Tables(std::size_t log_n, TableLayout layout, const Fr& n_inv)
+      : log_n_(log_n), layout_(layout), n_inv_(n_inv) {}
   std::size_t log_n_;
   TableLayout layout_;
   cuda::DeviceBuffer<Fr> full_, low_, high_;

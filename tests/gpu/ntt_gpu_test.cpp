@@ -5,6 +5,7 @@
 // transform in both table layouts: the full table and the compact pair the smallest GPU plans keep.
 #include <gtest/gtest.h>
 
+#include "cuda/error.hpp"
 #include "ec/bls12_381.hpp"
 #include "ec/bn254.hpp"
 #include "gpu/gpu_test_util.hpp"
@@ -109,6 +110,32 @@ TYPED_TEST(NttGpuTest, TablesForAnotherRootTransformOnItsDomain) {
     }
   // ω_N itself has order N, not 2N.
   EXPECT_THROW(ntt::gpu::Tables<Fr>(5, poly::root_of_unity<Fr>(5), nullptr), std::invalid_argument);
+}
+
+// Compact tables expanded on the device (the streamed bellperson plan's H stage) hold the full table's
+// every element, for the standard root and another one, and transform like it; full tables do not expand.
+TYPED_TEST(NttGpuTest, ExpandedCompactTablesEqualTheFullOnes) {
+  CUZK_REQUIRE_GPU();
+  using Fr = TypeParam;
+  for (std::size_t log_n : {1u, 4u, 11u, 17u, 21u})
+    for (const Fr root_2n : {poly::root_of_unity<Fr>(log_n + 1), poly::root_of_unity<Fr>(log_n + 1).pow(5)}) {
+      const ntt::gpu::Tables<Fr> full(log_n, root_2n, nullptr, ntt::TableLayout::kFull);
+      const ntt::gpu::Tables<Fr> compact(log_n, root_2n, nullptr, ntt::TableLayout::kCompact);
+      const ntt::gpu::Tables<Fr> expanded = compact.expanded(nullptr);
+      ASSERT_EQ(expanded.layout(), ntt::TableLayout::kFull);
+      ASSERT_EQ(expanded.log_n(), log_n);
+      std::vector<Fr> want(full.n()), got(full.n());
+      CUZK_CUDA_CHECK(
+          cudaMemcpy(want.data(), full.twiddles().full, full.n() * sizeof(Fr), cudaMemcpyDefault));
+      CUZK_CUDA_CHECK(
+          cudaMemcpy(got.data(), expanded.twiddles().full, full.n() * sizeof(Fr), cudaMemcpyDefault));
+      ASSERT_EQ(got, want) << "2^" << log_n;
+      const poly::Domain<Fr> d(log_n, root_2n.sqr());
+      const auto v = test::random_field_vector<Fr>(d.n, 500 + log_n);
+      cuda::DeviceBuffer<Fr> dv;
+      ASSERT_TRUE(gpu_forward_equals_cpu(v, expanded, d, dv)) << "forward 2^" << log_n;
+      EXPECT_THROW((void)full.expanded(nullptr), std::invalid_argument);
+    }
 }
 
 }  // namespace

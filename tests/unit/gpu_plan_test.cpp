@@ -136,14 +136,19 @@ TEST(GpuPlan, BellpersonKeysAreResidentOrStreamed) {
   EXPECT_LT(f.proof_of(Plan::kResident),
             std::max(split + params.a.size() * sizeof(bp::Fr), 2 * m * sizeof(bp::Fr)) +
                 groth16::gpu::msm_workspace(std::max(m, params.l.size())) + (std::size_t(1) << 20));
-  EXPECT_EQ(f.proof_of(Plan::kStreamed), f.proof);
-  // Streamed points: the same split form one query at a time, beside [inputs, aux].
+  // Streamed points: the same split form one query at a time, beside [inputs, aux]; the key keeps compact
+  // NTT tables and a proof holds the full ones beside its H stage's two vectors.
   EXPECT_GE(f.proof_of(Plan::kStreamed),
             (params.vk.ic.size() + params.l.size() + std::max(params.a.size(), params.b_g1.size())) *
                 sizeof(bp::Fr));
+  EXPECT_EQ(f.proof_of(Plan::kStreamed), f.streamed_proof);
+  EXPECT_GE(f.streamed_proof, f.tables + 2 * m * sizeof(bp::Fr));
+  EXPECT_EQ(f.streamed_proof,
+            std::max(f.proof, f.tables + 2 * m * sizeof(bp::Fr) +
+                                  groth16::gpu::msm_workspace(std::max(m, params.l.size()))));
   EXPECT_EQ(f.need(Plan::kResident), f.tables + f.points + f.proof_of(Plan::kResident));
   // Lean: streamed with compact tables and its queries gathered in chunks (here one chunk holds them all).
-  EXPECT_EQ(f.need(Plan::kStreamed), f.tables + f.proof);
+  EXPECT_EQ(f.need(Plan::kStreamed), f.compact_tables + f.streamed_proof);
   EXPECT_EQ(f.need(Plan::kLean), f.compact_tables + f.proof_of(Plan::kLean));
   EXPECT_LE(f.proof_of(Plan::kLean), f.proof);
   EXPECT_LT(f.need(Plan::kLean), f.need(Plan::kStreamed));
