@@ -317,10 +317,11 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   cuda::maybe_inject_sticky_fault(stream);  // tests: poison the context here, as a faulting MSM would
   MsmResults<Curve> res;
   // Streamed points: [inputs, aux] (4.2 GB at 32 GiB PoRep) goes up during the H MSM only where the device
-  // has room for it beside large slices of the H points; on 16 GiB cards and below it waits for the H MSM,
-  // which then slices its 2^27 points 8–16 times instead of 64–128 (each slice re-merges every bucket).
+  // has room for it beside large slices of the H points (each slice re-merges every bucket); on 12 GiB cards
+  // and below it waits for the H MSM. A 16 GiB card has ~12.3 GB here once the streamed plan's full NTT
+  // table is gone: 7.5 GiB left, and 16 slices of the H points at c = 20, as at 24 GiB.
   const std::size_t w_bytes = (w.inputs.size() + w.aux.size()) * sizeof(Fr);
-  constexpr std::size_t kStreamedHMsmRoom = std::size_t(8) << 30;
+  constexpr std::size_t kStreamedHMsmRoom = std::size_t(7) << 30;
   if (!upload && (pts || cuda::vram_available() >= w_bytes + kStreamedHMsmRoom)) upload.emplace(w, stream);
   // The streamed plan: the A query's first points go up while the H MSM computes, into the room it leaves.
   std::optional<groth16::gpu::PointHeadUpload<G1>> a_head;
