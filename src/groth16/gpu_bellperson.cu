@@ -121,8 +121,7 @@ void start_a_head(const io::bellperson::Params& p, std::size_t m, std::size_t fr
   try {
     head.emplace(p.a.data(), count, stream);
   } catch (const cuda::CudaError& e) {
-    if (e.kind() != cuda::CudaError::Kind::out_of_memory) throw;
-    head.reset();
+    if (e.kind() != cuda::CudaError::Kind::out_of_memory) throw;  // refused: `head` stays empty
   }
 }
 
