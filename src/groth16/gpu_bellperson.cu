@@ -109,13 +109,15 @@ ec::Jacobian<Cfg> msm(const cuda::DeviceBuffer<ec::Affine<Cfg>>* resident,
 }
 
 // The streamed plan's A query head (streamed_head_points), sized and uploaded once the H MSM holds its
-// buffers: `free_before` was free before the H MSM, whose scalars (m values) and buffers come back after it.
+// buffers: `free_before` was free before the H MSM, whose scalars (m values) and buffers come back after it;
+// `h_later` the bytes the H MSM still allocates (its window sums' scratch), which the head leaves free.
 // Refused (another worker took the room meanwhile), the proof goes on without one.
-void start_a_head(const io::bellperson::Params& p, std::size_t m, std::size_t free_before,
+void start_a_head(const io::bellperson::Params& p, std::size_t m, std::size_t free_before, std::size_t h_later,
                   bool witness_uploaded, double share, cudaStream_t stream,
                   std::optional<groth16::gpu::PointHeadUpload<G1>>& head) {
-  const std::size_t free_now = cuda::vram_available();
-  const std::size_t freed_later = m * sizeof(Fr) + (free_before > free_now ? free_before - free_now : 0);
+  const std::size_t available = cuda::vram_available();
+  const std::size_t free_now = available > h_later ? available - h_later : 0;
+  const std::size_t freed_later = m * sizeof(Fr) + (free_before > available ? free_before - available : 0);
   const std::size_t count = streamed_head_points(p, free_now, freed_later, witness_uploaded, share);
   if (count == 0) return;
   try {
@@ -328,8 +330,9 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   if (!pts && k.plan == Plan::kStreamed) {
     const double share = streamed_head_share();
     if (share > 0)
-      h_options.after_allocation = [&, share, free_before = cuda::vram_available(), up = upload.has_value()] {
-        start_a_head(p, m, free_before, up, share, stream, a_head);
+      h_options.after_allocation = [&, share, free_before = cuda::vram_available(),
+                                    up = upload.has_value()](std::size_t h_later) {
+        start_a_head(p, m, free_before, h_later, up, share, stream, a_head);
       };
   }
   {

@@ -31,10 +31,11 @@ struct Options {
   // 2^20). Every slice after the first costs one more bucket merge; resident points take window groups of
   // the same size instead (see above).
   std::size_t max_chunk = 0;
-  // Streamed MSMs: called once the MSM holds all of its buffers and its first slice's upload is queued. A
-  // streamed bellperson proof's H MSM leaves the bus idle for most of its second; its caller takes the room
-  // the MSM left, there, for the next MSM's first points (DeviceHead).
-  std::function<void()> after_allocation = {};
+  // Streamed MSMs: called once the MSM holds its buffers and its first slice's upload is queued, with the
+  // device bytes it will still allocate (its window sums' scratch, at the end: 82 MB at c = 20 over 13
+  // windows). A streamed bellperson proof's H MSM leaves the bus idle for most of its second; its caller
+  // takes the room the MSM left, less those bytes, for the next MSM's first points (DeviceHead).
+  std::function<void(std::size_t later_bytes)> after_allocation = {};
 };
 
 // The first `count` points of a streamed MSM's host array, already in device memory (uploaded ahead, while

@@ -350,7 +350,7 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
   const std::size_t sets = 1 + more.size();
   if (chunk == 0) {  // no entries at all (a streamed split MSM of ones alone): no buckets to sum
     prefetch(0);
-    if (opt.after_allocation) opt.after_allocation();
+    if (opt.after_allocation) opt.after_allocation(0);
     for (std::size_t s = 0; s < slices.size(); ++s) slice_work_only(s);
     return std::vector<ec::Jacobian<C>>(sets, ec::Jacobian<C>::infinity());
   }
@@ -388,7 +388,7 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
   trace.mark("setup");
 
   prefetch(0);
-  if (opt.after_allocation) opt.after_allocation();
+  if (opt.after_allocation) opt.after_allocation(weighted_sums_scratch<C>(half, in_place ? group : w));
   bool first = true;  // no slice merged into the buckets yet
   for (std::size_t slice = 0; slice < slices.size(); ++slice) {
     const Slice& sl = slices[slice];

@@ -255,16 +255,16 @@ std::size_t streamed_chunk(std::size_t n, std::size_t c, std::size_t available) 
 // bench/RESULTS.md 2026-12-07). This takes the c in [fitting − 4, fitting] of least modelled cost; a smaller
 // c also leaves room for larger slices. Weights per bucket, against one entry's addition in one window, from
 // that trace: a merge 2.5 (1.8 in the H MSM, 3.3 in A and L), the final reduction 4.5.
-// CUZK_MSM_STREAMED_WINDOW, read at every MSM: "model" (this), unset or "fitting" (fitting_window alone),
-// or a window in [8, 23]. The default stays "fitting" until the model has been timed against it on a GPU
-// (no device could be started once it was written, 2026-12-07).
+// CUZK_MSM_STREAMED_WINDOW, read at every MSM: unset or "model" (this), "fitting" (fitting_window alone),
+// or a window in [8, 23]. Timed on an H100 (2^27 bellperson partition, bench/RESULTS.md 2026-12-07): model
+// against fitting, 2,259.5 against 2,298.0 ms under a 24 GiB limit and 2,461.7 against 2,607.6 under 16.
 template <class C>
 std::size_t streamed_window(std::size_t n_entries, std::size_t n_points, std::size_t available) {
   const std::size_t fitting = fitting_window<C>(std::max<std::size_t>(n_entries, 1), available);
   const char* v = std::getenv("CUZK_MSM_STREAMED_WINDOW");
   const std::string setting = v ? v : "";
-  if (setting.empty() || setting == "fitting") return fitting;
-  if (setting != "model") {
+  if (setting == "fitting") return fitting;
+  if (!setting.empty() && setting != "model") {
     char* end = nullptr;
     const unsigned long c = std::strtoul(setting.c_str(), &end, 10);
     if (setting[0] < '0' || setting[0] > '9' || *end != '\0' || c < 8 || c > 23)

@@ -52,6 +52,14 @@ __global__ void combine_kernel(const Xyzz<C>* low_ws, const Xyzz<C>* low_sum, st
 }
 
 // m must be a power of two.
+// The device bytes weighted_sums(·, m, groups, …) allocates (its lower levels' arrays, all held at once).
+template <class C>
+std::size_t weighted_sums_scratch(std::size_t m, std::size_t groups) {
+  if (m <= kReduceSeg) return 0;
+  const std::size_t segs = m / kReduceSeg;
+  return (2 * groups * segs + 4 * groups) * sizeof(Xyzz<C>) + weighted_sums_scratch<C>(segs, 2 * groups);
+}
+
 template <class C>
 void weighted_sums(const Xyzz<C>* x, std::size_t m, std::size_t groups, Xyzz<C>* ws, Xyzz<C>* sum,
                    cudaStream_t stream) {

@@ -101,7 +101,9 @@ TEST(BellpersonGpu, SmallCardPlansProveA2To24PartitionWithinTheirFootprint) {
     cuda::set_vram_policy(saved);
     EXPECT_EQ(cuda::vram_usage(0).in_use, before);
   }
-  EXPECT_LT(f.need(Plan::kLean), f.need(Plan::kStreamed));
+  // Never more than the streamed plan's (equal here: since the streamed key keeps compact NTT tables both
+  // are bound by the H MSM's scalars at this shape; at 32 GiB PoRep lean is the smaller by GBs).
+  EXPECT_LE(f.need(Plan::kLean), f.need(Plan::kStreamed));
 }
 
 // One small partition, its key resident, to prove on the GPU in the ways the tests below vary.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -326,7 +327,7 @@ TYPED_TEST(MsmGpuTest, StreamedSplitReadsADeviceHead) {
   for (std::size_t head : {std::size_t(0), std::size_t(1000), std::size_t(1500), std::size_t(2999), n}) {
     int calls = 0;
     msm::gpu::Options o{0, 1000};
-    o.after_allocation = [&] { ++calls; };
+    o.after_allocation = [&](std::size_t) { ++calls; };
     const msm::gpu::DeviceHead<Cfg> h{head ? d_points.data() : nullptr, head, ready.get()};
     EXPECT_EQ(msm::gpu::split_streamed<Cfg>(c.points.data(), n, ds.data(), d_ones.data(), ones.size(),
                                             d_others.data(), others.size(), nullptr, o, h),
@@ -334,16 +335,27 @@ TYPED_TEST(MsmGpuTest, StreamedSplitReadsADeviceHead) {
         << "head of " << head;
     EXPECT_EQ(calls, 1) << "head of " << head;
   }
+  // The hook's bytes are what the MSM allocates after it (c = 10: 512 buckets per window, so its window
+  // sums take two levels of scratch), which a caller that fills the room then must leave.
   int calls = 0;
-  msm::gpu::Options o;
-  o.after_allocation = [&] { ++calls; };
+  std::size_t later = 0;
+  std::optional<cuda::ThreadVramPeak> after_hook;
+  msm::gpu::Options o{10};
+  o.after_allocation = [&](std::size_t bytes) {
+    ++calls;
+    later = bytes;
+    after_hook.emplace();
+  };
   CUZK_CUDA_CHECK(cudaStreamSynchronize(copy.get()));
   EXPECT_EQ(msm::gpu::pippenger<Cfg>(d_points.data(), ds.data(), n, nullptr, nullptr, o), expect);
+  EXPECT_GT(later, 0u);
+  EXPECT_EQ(after_hook->bytes(), later) << "resident";
   EXPECT_EQ(msm::gpu::pippenger_streamed<Cfg>(c.points.data(), ds.data(), n, nullptr, o), expect);
+  EXPECT_EQ(after_hook->bytes(), later) << "streamed";
   EXPECT_EQ(calls, 2);
 }
 
-// A streamed MSM's window (CUZK_MSM_STREAMED_WINDOW): the cost model's, fitting_window's (default), or a
+// A streamed MSM's window (CUZK_MSM_STREAMED_WINDOW): the cost model's (default), fitting_window's, or a
 // forced one, in several slices, give the CPU's sum, plain and split; a malformed setting is refused.
 TYPED_TEST(MsmGpuTest, StreamedWindowSettingsMatchCpu) {
   CUZK_REQUIRE_GPU();
