@@ -54,6 +54,32 @@ groth16::gpu::Footprint gpu_footprint(const io::bellperson::Params& params) {
   return f;
 }
 
+namespace {
+
+// `share` of the room free now, where `later` (what the MSMs after this one hold beside the head) still fits
+// once `freed_later` comes back; never more than the query's `points`.
+std::size_t head_points(std::size_t points, std::size_t free_now, std::size_t freed_later, std::size_t later,
+                        double share) {
+  if (free_now + freed_later <= later || !(share > 0)) return 0;
+  const double room = double(std::min(free_now, free_now + freed_later - later)) * std::min(share, 1.0);
+  return std::min(points, static_cast<std::size_t>(room) / sizeof(io::bellperson::G1));
+}
+
+// A head's share from the environment: "off" (0) or a number in (0, 1]; unset or empty: `fallback`.
+double share_from_env(const char* name, double fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  const std::string s = v;
+  if (s == "off") return 0;
+  char* end = nullptr;
+  const double share = std::strtod(v, &end);
+  if (*end != '\0' || !(share > 0 && share <= 1))
+    throw std::invalid_argument(std::string(name) + "=" + s + ": expected off or a share in (0, 1]");
+  return share;
+}
+
+}  // namespace
+
 std::size_t streamed_head_points(const io::bellperson::Params& params, std::size_t free_now,
                                  std::size_t freed_later, bool witness_uploaded, double share) {
   const auto n = params.lengths();
@@ -62,22 +88,23 @@ std::size_t streamed_head_points(const io::bellperson::Params& params, std::size
   const std::size_t witness = witness_uploaded ? 0 : values * sizeof(Fr) + 3 * (values / 64 + 1) * 8;
   // The A query gathered (a flag byte per value), classified (two flag bytes and two 4-byte positions).
   const std::size_t a_query = n.a * (sizeof(Fr) + 3 + 2 * sizeof(std::uint32_t));
-  const std::size_t later = witness + a_query + kStreamedHeadReserve;
-  if (free_now + freed_later <= later || !(share > 0)) return 0;
-  const double room = double(std::min(free_now, free_now + freed_later - later)) * std::min(share, 1.0);
-  return std::min(n.a, static_cast<std::size_t>(room) / sizeof(io::bellperson::G1));
+  return head_points(n.a, free_now, freed_later, witness + a_query + kStreamedHeadReserve, share);
+}
+
+std::size_t streamed_l_head_points(const io::bellperson::Params& params, std::size_t free_now,
+                                   std::size_t freed_later, double share) {
+  const auto n = params.lengths();
+  const std::size_t l_classes = n.l * (2 * sizeof(std::uint32_t) + 3);
+  const std::size_t b_values = n.b * sizeof(Fr);
+  return head_points(n.l, free_now, freed_later, l_classes + b_values + kStreamedHeadReserve, share);
 }
 
 double streamed_head_share() {
-  const char* v = std::getenv("CUZK_STREAMED_HEAD");
-  if (!v || !*v) return kStreamedHeadShare;
-  const std::string s = v;
-  if (s == "off") return 0;
-  char* end = nullptr;
-  const double share = std::strtod(v, &end);
-  if (*end != '\0' || !(share > 0 && share <= 1))
-    throw std::invalid_argument("CUZK_STREAMED_HEAD=" + s + ": expected off or a share in (0, 1]");
-  return share;
+  return share_from_env("CUZK_STREAMED_HEAD", kStreamedHeadShare);
+}
+
+double streamed_l_head_share() {
+  return share_from_env("CUZK_STREAMED_L_HEAD", kStreamedLHeadShare);
 }
 
 }  // namespace cuzk::groth16::bellperson

@@ -30,11 +30,28 @@ inline constexpr std::size_t kStreamedHeadReserve = std::size_t(3) << 30;
 std::size_t streamed_head_points(const io::bellperson::Params& params, std::size_t free_now,
                                  std::size_t freed_later, bool witness_uploaded, double share);
 
+// The L query's head, uploaded while the A query's MSM computes (its own head read, that MSM leaves the bus
+// idle for most of its ~0.2 s at 32 GiB PoRep); the L query is then summed right after A (the B query's
+// values gathered first, since L's classification overwrites [inputs, aux]). How many points: `share` of
+// `free_now` (what is free once the A query's MSM holds its buffers, less what it still allocates), and
+// never so many that, once the A query's MSM, head and scalars give back `freed_later`, the L query lacks
+// its classes (2 positions and 3 flag bytes a value), the B query's gathered values, and
+// kStreamedHeadReserve.
+std::size_t streamed_l_head_points(const io::bellperson::Params& params, std::size_t free_now,
+                                   std::size_t freed_later, double share);
+
 // CUZK_STREAMED_HEAD, read at every proof: the share above, "off" (0) or a number in (0, 1]; unset:
-// kStreamedHeadShare. Anything else throws std::invalid_argument. Timed on an H100 (2^27 partition, ms; bench/
-// RESULTS.md 2026-12-07): off / 0.5 / 1 gave 2,266 / 2,228 / 2,228 under a 24 GiB limit and 2,467 / 2,458 /
-// 2,577 under 16 (at 1 the A query's own MSM had too little room left: smaller slices, more merges).
+// kStreamedHeadShare. Anything else throws std::invalid_argument. Timed on an H100 (2^27 partition, ms;
+// bench/ RESULTS.md 2026-12-07): off / 0.5 / 1 gave 2,266 / 2,228 / 2,228 under a 24 GiB limit and 2,467 /
+// 2,458 / 2,577 under 16 (at 1 the A query's own MSM had too little room left: smaller slices, more merges).
 inline constexpr double kStreamedHeadShare = 0.5;
 double streamed_head_share();
+
+// CUZK_STREAMED_L_HEAD, the L query head's share, read and checked as CUZK_STREAMED_HEAD; unset:
+// kStreamedLHeadShare, off: timed on an H100 (2^27 partition, bench/RESULTS.md 2026-12-07) 0.5 made 24 GiB
+// 2,229.5 → 2,267.0 ms and 16 GiB 2,450.1 → 2,481.4, its copy sharing the bus with the A query's own slices
+// (A +84 ms, L −45). It wants to start after the A query's last upload.
+inline constexpr double kStreamedLHeadShare = 0.0;
+double streamed_l_head_share();
 
 }  // namespace cuzk::groth16::bellperson

@@ -112,19 +112,14 @@ ec::Jacobian<Cfg> msm(const cuda::DeviceBuffer<ec::Affine<Cfg>>* resident,
 // buffers: `free_before` was free before the H MSM, whose scalars (m values) and buffers come back after it;
 // `h_later` the bytes the H MSM still allocates (its window sums' scratch), which the head leaves free.
 // Refused (another worker took the room meanwhile), the proof goes on without one.
-void start_a_head(const io::bellperson::Params& p, std::size_t m, std::size_t free_before, std::size_t h_later,
-                  bool witness_uploaded, double share, cudaStream_t stream,
+void start_a_head(const io::bellperson::Params& p, std::size_t m, std::size_t free_before,
+                  std::size_t h_later, bool witness_uploaded, double share, cudaStream_t stream,
                   std::optional<groth16::gpu::PointHeadUpload<G1>>& head) {
   const std::size_t available = cuda::vram_available();
   const std::size_t free_now = available > h_later ? available - h_later : 0;
   const std::size_t freed_later = m * sizeof(Fr) + (free_before > available ? free_before - available : 0);
-  const std::size_t count = streamed_head_points(p, free_now, freed_later, witness_uploaded, share);
-  if (count == 0) return;
-  try {
-    head.emplace(p.a.data(), count, stream);
-  } catch (const cuda::CudaError& e) {
-    if (e.kind() != cuda::CudaError::Kind::out_of_memory) throw;  // refused: `head` stays empty
-  }
+  groth16::gpu::try_start_head(
+      head, p.a.data(), streamed_head_points(p, free_now, freed_later, witness_uploaded, share), stream);
 }
 
 }  // namespace
@@ -327,7 +322,9 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   // The streamed plan: the A query's first points go up while the H MSM computes, into the room it leaves.
   std::optional<groth16::gpu::PointHeadUpload<G1>> a_head;
   msm::gpu::Options h_options;
+  double l_head_share = 0;  // the L query's head, during the A query's MSM (witness_side_streamed)
   if (!pts && k.plan == Plan::kStreamed) {
+    l_head_share = streamed_l_head_share();
     const double share = streamed_head_share();
     if (share > 0)
       h_options.after_allocation = [&, share, free_before = cuda::vram_available(),
@@ -345,7 +342,7 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     // Streamed points: each query whole, lean in chunks. (Running the H MSM beside these on a second stream,
     // each in a share of the room, was slower at 24 GiB: bench/RESULTS.md, 2026-12-07.)
     const std::size_t chunk = k.plan == Plan::kLean ? k.query_chunk : std::numeric_limits<std::size_t>::max();
-    witness_side_streamed(p, w, *upload, chunk, stream, timings, a_head).add_to(res);
+    witness_side_streamed(p, w, *upload, chunk, stream, timings, a_head, l_head_share).add_to(res);
   }
   if (pts) {
     // Resident points: the witness-side MSMs take the split form, on scalars gathered on the device.

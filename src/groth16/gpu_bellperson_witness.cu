@@ -9,6 +9,8 @@
 
 #include "cuda/error.hpp"
 #include "cuda/staged_upload.hpp"
+#include "cuda/vram.hpp"
+#include "groth16/bellperson_plan.hpp"
 #include "groth16/gpu_bellperson_witness.cuh"
 #include "msm/gpu.hpp"
 
@@ -133,10 +135,12 @@ class ClassifiedScalars {
   // of them already on the device.
   template <class Cfg>
   ec::Jacobian<Cfg> sum(const ec::Affine<Cfg>* points, cudaStream_t stream,
-                        msm::gpu::DeviceHead<Cfg> head = {}) const {
-    return groth16::gpu::split_msm_streamed<Cfg, 4>(
-        points, count_, reinterpret_cast<const ff::BigInt<4>*>(values_), classes_, stream, head);
+                        msm::gpu::DeviceHead<Cfg> head = {}, msm::gpu::Options options = {}) const {
+    return groth16::gpu::split_msm_streamed<Cfg, 4>(points, count_,
+                                                    reinterpret_cast<const ff::BigInt<4>*>(values_), classes_,
+                                                    stream, head, std::move(options));
   }
+  std::size_t count() const { return count_; }
 
  private:
   Fr* values_;
@@ -249,18 +253,86 @@ void WitnessSums::add_to(MsmResults<Curve>& res) const {
   res.c += l;
 }
 
+namespace {
+
+// The streamed plan's witness side (each query whole): A (reading its head, uploaded during the H MSM), then
+// L, then B. While the A query's MSM computes, the L query's first points go up into the room it leaves
+// (streamed_l_head_points): once its own head is read that MSM barely uses the bus. L is summed next, so
+// its head is held only through A; B's values are gathered before L's classification makes the aux values
+// plain in place.
+WitnessSums witness_side_whole(const io::bellperson::Params& p, DeviceWitness& d, cudaStream_t stream,
+                               StageTimings* timings,
+                               std::optional<groth16::gpu::PointHeadUpload<G1>>& a_head, double l_share) {
+  WitnessSums out;
+  std::optional<groth16::gpu::PointHeadUpload<G1>> l_head;
+  const std::size_t n_aux = d.n_aux();
+  for_each_query_chunk(
+      d, nullptr, d.a_aux.data(), p.a.size(), d.w.size(), stream, timings,
+      [&](const ClassifiedScalars& sc, std::size_t) {
+        StageTimer t(timings, "msm_a");
+        msm::gpu::Options options;
+        if (l_share > 0 && n_aux > 0) {
+          // Given back after A: its MSM's buffers, its head and its gathered values.
+          const std::size_t a_held = (a_head ? a_head->bytes() : 0) + sc.count() * sizeof(Fr);
+          options.after_allocation = [&, a_held, free_before = cuda::vram_available()](std::size_t a_later) {
+            const std::size_t available = cuda::vram_available();
+            const std::size_t free_now = available > a_later ? available - a_later : 0;
+            const std::size_t freed_later = a_held + (free_before > available ? free_before - available : 0);
+            groth16::gpu::try_start_head(
+                l_head, p.l.data(),
+                std::min(n_aux, streamed_l_head_points(p, free_now, freed_later, l_share)), stream);
+          };
+        }
+        out.a += sc.sum<G1>(p.a.data(), stream, a_head ? a_head->take() : msm::gpu::DeviceHead<G1>{},
+                            std::move(options));
+        a_head.reset();  // in the stream's order, after the sum that read it
+      });
+  cuda::DeviceBuffer<Fr> b_values;
+  {
+    StageTimer t(timings, "classify");
+    b_values =
+        d.b_query(p, stream);  // Montgomery values, before L's classification makes [inputs, aux] plain
+  }
+  {
+    std::optional<ClassifiedScalars> aux;
+    {
+      StageTimer t(timings, "classify");
+      aux.emplace(d.w.data() + d.n_in, n_aux, stream);
+    }
+    StageTimer t(timings, "msm_c");
+    out.l += aux->sum<G1>(p.l.data(), stream, l_head ? l_head->take() : msm::gpu::DeviceHead<G1>{});
+    l_head.reset();
+  }
+  std::optional<ClassifiedScalars> b;
+  {
+    StageTimer t(timings, "classify");
+    b.emplace(b_values.data(), b_values.size(), stream);
+  }
+  {
+    StageTimer t(timings, "msm_b1");
+    out.b1 += b->sum<G1>(p.b_g1.data(), stream);
+  }
+  StageTimer t(timings, "msm_b2");
+  out.b2 += b->sum<G2>(p.b_g2.data(), stream);
+  return out;
+}
+
+}  // namespace
+
 // The split form over streamed points, one query at a time (a 16 GiB card holds one query's scalars and
 // classes beside [inputs, aux], not all three), each MSM streaming its points once; `chunk` values of
 // [inputs, aux] at a time (lean: so that an 11 GiB card holds a chunk's). Dense, the 2^27 A and L MSMs sorted
 // every window's digit of 130 M mostly-0/1 scalars: 5.4 and 3.1 s on the H200.
 WitnessSums witness_side_streamed(const io::bellperson::Params& p, const Assignment& w, WitnessUpload& upload,
                                   std::size_t chunk, cudaStream_t stream, StageTimings* timings,
-                                  std::optional<groth16::gpu::PointHeadUpload<G1>>& a_head) {
+                                  std::optional<groth16::gpu::PointHeadUpload<G1>>& a_head,
+                                  double l_head_share) {
   DeviceWitness d;
   {
     StageTimer t(timings, "witness");
     d = upload.take(stream);
   }
+  if (chunk >= d.w.size()) return witness_side_whole(p, d, stream, timings, a_head, l_head_share);
   WitnessSums out;
   for_each_query_chunk(d, nullptr, d.a_aux.data(), p.a.size(), chunk, stream, timings,
                        [&](const ClassifiedScalars& sc, std::size_t at) {

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <future>
+#include <optional>
 
 #include "cuda/device_buffer.hpp"
 #include "cuda/error.hpp"
@@ -45,6 +46,8 @@ class PointHeadUpload {
   PointHeadUpload(const PointHeadUpload&) = delete;
   PointHeadUpload& operator=(const PointHeadUpload&) = delete;
 
+  std::size_t bytes() const { return points_.size() * sizeof(ec::Affine<C>); }
+
   // The head, for the MSM that reads it (its streams wait for the copy); rethrows the copy's error.
   msm::gpu::DeviceHead<C> take() {
     if (done_.valid()) done_.get();
@@ -57,5 +60,18 @@ class PointHeadUpload {
   cuda::Event allocated_{false}, ready_{false};
   std::future<void> done_;
 };
+
+// Starts `head` with points [0, count) of `host` where count > 0 and the device has the room: refused
+// (another worker took it meanwhile), `head` stays empty and the MSM streams those points as it would have.
+template <class C>
+void try_start_head(std::optional<PointHeadUpload<C>>& head, const ec::Affine<C>* host, std::size_t count,
+                    cudaStream_t stream) {
+  if (count == 0) return;
+  try {
+    head.emplace(host, count, stream);
+  } catch (const cuda::CudaError& e) {
+    if (e.kind() != cuda::CudaError::Kind::out_of_memory) throw;
+  }
+}
 
 }  // namespace cuzk::groth16::gpu

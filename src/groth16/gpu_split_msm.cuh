@@ -176,9 +176,11 @@ ec::Jacobian<Cfg> split_msm(const ec::Affine<Cfg>* d_points, const ff::BigInt<N>
 template <class Cfg, std::size_t N>
 ec::Jacobian<Cfg> split_msm_streamed(const ec::Affine<Cfg>* h_points, std::size_t n_points,
                                      const ff::BigInt<N>* d_scalars, const WitnessClasses& classes,
-                                     cudaStream_t stream, msm::gpu::DeviceHead<Cfg> head = {}) {
+                                     cudaStream_t stream, msm::gpu::DeviceHead<Cfg> head = {},
+                                     msm::gpu::Options options = {}) {
   return msm::gpu::split_streamed<Cfg, N>(h_points, n_points, d_scalars, classes.ones.data(), classes.n_ones,
-                                          classes.others.data(), classes.n_others, stream, {}, head);
+                                          classes.others.data(), classes.n_others, stream, std::move(options),
+                                          head);
 }
 
 }  // namespace cuzk::groth16::gpu

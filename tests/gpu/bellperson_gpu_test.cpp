@@ -152,10 +152,11 @@ TEST(BellpersonGpu, CGoesUpWithAndWithoutRoomForAThirdBuffer) {
   cuda::set_vram_policy(saved);
 }
 
-// The streamed plan uploads the A query's first points during the H MSM (CUZK_STREAMED_HEAD): none, part of
-// the query (its slices straddling the head's end), or all of it; each gives the CPU's bytes and leaves no
-// device memory behind.
-TEST(BellpersonGpu, StreamedProofsWithAndWithoutTheAQueryHead) {
+// The streamed plan uploads the A query's first points during the H MSM (CUZK_STREAMED_HEAD) and the L
+// query's during the A query's MSM (CUZK_STREAMED_L_HEAD): none, part of the query (its slices straddling the
+// head's end), or all of it, each head alone and both; each gives the CPU's bytes and leaves no device memory
+// behind. A share outside (0, 1] is refused.
+TEST(BellpersonGpu, StreamedProofsWithAndWithoutQueryHeads) {
   CUZK_REQUIRE_GPU();
   using groth16::gpu::Plan;
   const auto g = r1cs::porep_like<Fr>(13, ff::random_nonzero_os<Fr>().to_int().v[0], 1);
@@ -166,17 +167,23 @@ TEST(BellpersonGpu, StreamedProofsWithAndWithoutTheAQueryHead) {
   cuda::Stream stream;
   const gpu::ResidentKey key(params, stream.get(), Plan::kStreamed);
   const auto before = cuda::vram_usage(0).in_use;
-  // Without a limit the room free at the H MSM holds all of this key's A query many times over: a share of
-  // 1e-7 of tens of GiB is some dozens of points, a part of the query.
+  // Without a limit the room free at the H MSM (and at the A query's MSM) holds all of this key's A (L) query
+  // many times over: a share of 1e-7 of tens of GiB is some dozens of points, a part of the query.
   ASSERT_GT(cuda::vram_available(), std::size_t(8) << 30);
-  for (const char* share : {"off", "1e-7", "1"}) {
-    ::setenv("CUZK_STREAMED_HEAD", share, 1);
-    EXPECT_EQ(gpu::prove(params, key, w, r, s, stream.get()), expected) << share;
-    EXPECT_EQ(cuda::vram_usage(0).in_use, before) << share;
+  const std::pair<const char*, const char*> shares[] = {{"off", "off"},  {"1e-7", "off"}, {"1", "off"},
+                                                        {"off", "1e-7"}, {"off", "1"},    {"1e-7", "1e-7"},
+                                                        {"1", "1"}};
+  for (const auto& [a, l] : shares) {
+    ::setenv("CUZK_STREAMED_HEAD", a, 1);
+    ::setenv("CUZK_STREAMED_L_HEAD", l, 1);
+    EXPECT_EQ(gpu::prove(params, key, w, r, s, stream.get()), expected) << a << " " << l;
+    EXPECT_EQ(cuda::vram_usage(0).in_use, before) << a << " " << l;
   }
-  ::setenv("CUZK_STREAMED_HEAD", "2", 1);
-  EXPECT_THROW(gpu::prove(params, key, w, r, s, stream.get()), std::invalid_argument);
-  ::unsetenv("CUZK_STREAMED_HEAD");
+  for (const char* name : {"CUZK_STREAMED_HEAD", "CUZK_STREAMED_L_HEAD"}) {
+    ::setenv(name, "2", 1);
+    EXPECT_THROW(gpu::prove(params, key, w, r, s, stream.get()), std::invalid_argument) << name;
+    ::unsetenv(name);
+  }
   EXPECT_EQ(cuda::vram_usage(0).in_use, before);
 }
 

@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "cuda/fault_plan.hpp"
 #include "ec/bls12_381.hpp"
@@ -224,23 +226,55 @@ TEST(GpuPlan, StreamedHeadLeavesTheWitnessSideItsRoom) {
   EXPECT_EQ(bp::streamed_head_points(p, 100 * GiB, 100 * GiB, true, 1.0), 130'170'221u);
 }
 
-// CUZK_STREAMED_HEAD: unset takes the default, "off" none, a share in (0, 1] that share; anything else is
-// refused.
-TEST(GpuPlan, StreamedHeadShareFromTheEnvironment) {
+// The L query's head, uploaded during the A query's MSM: what is free then where the L query's classes, the
+// B query's gathered values and the MSM reserve still fit once the A query's MSM gives its room back; less
+// where they would not, none where nothing is left; `share` of it; never more than the query.
+TEST(GpuPlan, StreamedLHeadLeavesTheLAndBQueriesTheirRoom) {
   namespace bp = groth16::bellperson;
-  ::unsetenv("CUZK_STREAMED_HEAD");
-  EXPECT_EQ(bp::streamed_head_share(), bp::kStreamedHeadShare);
-  ::setenv("CUZK_STREAMED_HEAD", "off", 1);
-  EXPECT_EQ(bp::streamed_head_share(), 0.0);
-  ::setenv("CUZK_STREAMED_HEAD", "0.5", 1);
-  EXPECT_EQ(bp::streamed_head_share(), 0.5);
-  ::setenv("CUZK_STREAMED_HEAD", "1", 1);
-  EXPECT_EQ(bp::streamed_head_share(), 1.0);
-  for (const char* bad : {"0", "1.5", "-0.5", "x", "0.5x", "nan"}) {
-    ::setenv("CUZK_STREAMED_HEAD", bad, 1);
-    EXPECT_THROW(bp::streamed_head_share(), std::invalid_argument) << bad;
+  io::bellperson::Params p;
+  p.lengths_only =
+      io::bellperson::Params::Lengths{(std::size_t(1) << 27) - 1, 130'169'893, 130'170'221, 33'000'000};
+  constexpr std::size_t GiB = std::size_t(1) << 30;
+  const std::size_t point = sizeof(io::bellperson::G1);
+  // L's classes (11 bytes a value, 1.3 GiB), B's values (33 M at 32 bytes, 1 GiB) and the reserve.
+  const std::size_t later =
+      130'169'893 * std::size_t(11) + 33'000'000 * sizeof(bp::Fr) + bp::kStreamedHeadReserve;
+  ASSERT_LT(later, 6 * GiB);
+  EXPECT_EQ(bp::streamed_l_head_points(p, 8 * GiB, 6 * GiB, 1.0), 8 * GiB / point);
+  EXPECT_EQ(bp::streamed_l_head_points(p, 8 * GiB, 6 * GiB, 0.5), 4 * GiB / point);
+  EXPECT_EQ(bp::streamed_l_head_points(p, 8 * GiB, 2 * GiB, 1.0), (10 * GiB - later) / point);
+  EXPECT_EQ(bp::streamed_l_head_points(p, 2 * GiB, 2 * GiB, 1.0), 0u);
+  EXPECT_EQ(bp::streamed_l_head_points(p, 8 * GiB, 6 * GiB, 0.0), 0u);
+  EXPECT_EQ(bp::streamed_l_head_points(p, 100 * GiB, 100 * GiB, 1.0), 130'169'893u);
+}
+
+// CUZK_STREAMED_HEAD and CUZK_STREAMED_L_HEAD: unset takes the default, "off" none, a share in (0, 1] that
+// share; anything else is refused, naming the variable.
+TEST(GpuPlan, StreamedHeadSharesFromTheEnvironment) {
+  namespace bp = groth16::bellperson;
+  const std::pair<const char*, double (*)()> knobs[] = {{"CUZK_STREAMED_HEAD", bp::streamed_head_share},
+                                                        {"CUZK_STREAMED_L_HEAD", bp::streamed_l_head_share}};
+  for (const auto& [name, share] : knobs) {
+    ::unsetenv(name);
+    EXPECT_EQ(share(),
+              std::string(name) == "CUZK_STREAMED_HEAD" ? bp::kStreamedHeadShare : bp::kStreamedLHeadShare);
+    ::setenv(name, "off", 1);
+    EXPECT_EQ(share(), 0.0);
+    ::setenv(name, "0.5", 1);
+    EXPECT_EQ(share(), 0.5);
+    ::setenv(name, "1", 1);
+    EXPECT_EQ(share(), 1.0);
+    for (const char* bad : {"0", "1.5", "-0.5", "x", "0.5x", "nan"}) {
+      ::setenv(name, bad, 1);
+      try {
+        share();
+        ADD_FAILURE() << name << "=" << bad << " accepted";
+      } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(std::string(name) + "=" + bad, 0), 0u) << e.what();
+      }
+    }
+    ::unsetenv(name);
   }
-  ::unsetenv("CUZK_STREAMED_HEAD");
 }
 
 }  // namespace
