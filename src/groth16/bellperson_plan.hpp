@@ -42,7 +42,7 @@ std::size_t streamed_l_head_points(const io::bellperson::Params& params, std::si
 
 // CUZK_STREAMED_HEAD, read at every proof: the share above, "off" (0) or a number in (0, 1]; unset:
 // kStreamedHeadShare. Anything else throws std::invalid_argument. Timed on an H100 (2^27 partition, ms;
-// bench/ RESULTS.md 2026-12-07): off / 0.5 / 1 gave 2,266 / 2,228 / 2,228 under a 24 GiB limit and 2,467 /
+// bench/RESULTS.md 2026-12-07): off / 0.5 / 1 gave 2,266 / 2,228 / 2,228 under a 24 GiB limit and 2,467 /
 // 2,458 / 2,577 under 16 (at 1 the A query's own MSM had too little room left: smaller slices, more merges).
 inline constexpr double kStreamedHeadShare = 0.5;
 double streamed_head_share();

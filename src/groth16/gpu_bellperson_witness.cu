@@ -256,10 +256,10 @@ void WitnessSums::add_to(MsmResults<Curve>& res) const {
 namespace {
 
 // The streamed plan's witness side (each query whole): A (reading its head, uploaded during the H MSM), then
-// L, then B. While the A query's MSM computes, the L query's first points go up into the room it leaves
-// (streamed_l_head_points): once its own head is read that MSM barely uses the bus. L is summed next, so
-// its head is held only through A; B's values are gathered before L's classification makes the aux values
-// plain in place.
+// L, then B. With `l_share`, while the A query's MSM computes, the L query's first points go up into the
+// room it leaves (streamed_l_head_points); L is summed next, so its head is held only through A. As built the
+// copy starts at once and shares the bus with the A query's slices beyond its head (slower: bench/RESULTS.md,
+// 2026-12-07). B's values are gathered before L's classification makes the aux values plain in place.
 WitnessSums witness_side_whole(const io::bellperson::Params& p, DeviceWitness& d, cudaStream_t stream,
                                StageTimings* timings,
                                std::optional<groth16::gpu::PointHeadUpload<G1>>& a_head, double l_share) {
@@ -289,9 +289,9 @@ WitnessSums witness_side_whole(const io::bellperson::Params& p, DeviceWitness& d
       });
   cuda::DeviceBuffer<Fr> b_values;
   {
+    // Montgomery values, gathered before L's classification makes [inputs, aux] plain.
     StageTimer t(timings, "classify");
-    b_values =
-        d.b_query(p, stream);  // Montgomery values, before L's classification makes [inputs, aux] plain
+    b_values = d.b_query(p, stream);
   }
   {
     std::optional<ClassifiedScalars> aux;
