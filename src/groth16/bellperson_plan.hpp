@@ -50,7 +50,8 @@ double streamed_head_share();
 // CUZK_STREAMED_L_HEAD, the L query head's share, read and checked as CUZK_STREAMED_HEAD; unset:
 // kStreamedLHeadShare, off: timed on an H100 (2^27 partition, bench/RESULTS.md 2026-12-07) 0.5 made 24 GiB
 // 2,229.5 → 2,267.0 ms and 16 GiB 2,450.1 → 2,481.4, its copy sharing the bus with the A query's own slices
-// (A +84 ms, L −45). It wants to start after the A query's last upload.
+// (A +84 ms, L −45). Its copy now waits for the A query's last upload (msm::gpu::Options::after_uploads),
+// not yet timed.
 inline constexpr double kStreamedLHeadShare = 0.0;
 double streamed_l_head_share();
 

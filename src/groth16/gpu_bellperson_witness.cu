@@ -257,9 +257,10 @@ namespace {
 
 // The streamed plan's witness side (each query whole): A (reading its head, uploaded during the H MSM), then
 // L, then B. With `l_share`, while the A query's MSM computes, the L query's first points go up into the
-// room it leaves (streamed_l_head_points); L is summed next, so its head is held only through A. As built the
-// copy starts at once and shares the bus with the A query's slices beyond its head (slower: bench/RESULTS.md,
-// 2026-12-07). B's values are gathered before L's classification makes the aux values plain in place.
+// room it leaves (streamed_l_head_points); L is summed next, so its head is held only through A. Its copy
+// waits for the A query's last slice: started with the A query's MSM, it shared the bus with that MSM's
+// slices beyond its head and cost A more than it saved L (bench/RESULTS.md, 2026-12-07). B's values are
+// gathered before L's classification makes the aux values plain in place.
 WitnessSums witness_side_whole(const io::bellperson::Params& p, DeviceWitness& d, cudaStream_t stream,
                                StageTimings* timings,
                                std::optional<groth16::gpu::PointHeadUpload<G1>>& a_head, double l_share) {
@@ -271,16 +272,20 @@ WitnessSums witness_side_whole(const io::bellperson::Params& p, DeviceWitness& d
       [&](const ClassifiedScalars& sc, std::size_t) {
         StageTimer t(timings, "msm_a");
         msm::gpu::Options options;
+        std::size_t a_later = 0;  // what the A query's MSM allocates after its buffers (its window sums')
         if (l_share > 0 && n_aux > 0) {
           // Given back after A: its MSM's buffers, its head and its gathered values.
           const std::size_t a_held = (a_head ? a_head->bytes() : 0) + sc.count() * sizeof(Fr);
-          options.after_allocation = [&, a_held, free_before = cuda::vram_available()](std::size_t a_later) {
+          options.after_allocation = [&](std::size_t later) { a_later = later; };
+          // Sized once the A query's MSM holds its buffers; copied after its last slice is up.
+          options.after_uploads = [&, a_held, free_before = cuda::vram_available()](cudaEvent_t a_uploaded) {
             const std::size_t available = cuda::vram_available();
             const std::size_t free_now = available > a_later ? available - a_later : 0;
             const std::size_t freed_later = a_held + (free_before > available ? free_before - available : 0);
             groth16::gpu::try_start_head(
                 l_head, p.l.data(),
-                std::min(n_aux, streamed_l_head_points(p, free_now, freed_later, l_share)), stream);
+                std::min(n_aux, streamed_l_head_points(p, free_now, freed_later, l_share)), stream,
+                a_uploaded);
           };
         }
         out.a += sc.sum<G1>(p.a.data(), stream, a_head ? a_head->take() : msm::gpu::DeviceHead<G1>{},

@@ -24,13 +24,16 @@ namespace cuzk::groth16::gpu {
 template <class C>
 class PointHeadUpload {
  public:
-  // Points [0, count) of `host` into a buffer allocated in `stream`'s order; the copy waits for it.
-  PointHeadUpload(const ec::Affine<C>* host, std::size_t count, cudaStream_t stream)
+  // Points [0, count) of `host` into a buffer allocated in `stream`'s order; the copy waits for it, and for
+  // `start_after` when given (another MSM's last upload: msm::gpu::Options::after_uploads).
+  PointHeadUpload(const ec::Affine<C>* host, std::size_t count, cudaStream_t stream,
+                  cudaEvent_t start_after = nullptr)
       : points_(count, stream) {
     int device = 0;
     CUZK_CUDA_CHECK(cudaGetDevice(&device));
     allocated_.record(stream);
     allocated_.make_wait(copy_.get());
+    if (start_after) CUZK_CUDA_CHECK(cudaStreamWaitEvent(copy_.get(), start_after, 0));
     done_ = std::async(std::launch::async, [this, host, count, device] {
       CUZK_CUDA_CHECK(cudaSetDevice(device));
       points_.upload(host, count, copy_.get());
@@ -65,10 +68,10 @@ class PointHeadUpload {
 // (another worker took it meanwhile), `head` stays empty and the MSM streams those points as it would have.
 template <class C>
 void try_start_head(std::optional<PointHeadUpload<C>>& head, const ec::Affine<C>* host, std::size_t count,
-                    cudaStream_t stream) {
+                    cudaStream_t stream, cudaEvent_t start_after = nullptr) {
   if (count == 0) return;
   try {
-    head.emplace(host, count, stream);
+    head.emplace(host, count, stream, start_after);
   } catch (const cuda::CudaError& e) {
     if (e.kind() != cuda::CudaError::Kind::out_of_memory) throw;
   }

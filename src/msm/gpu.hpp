@@ -36,6 +36,11 @@ struct Options {
   // windows). A streamed bellperson proof's H MSM leaves the bus idle for most of its second; its caller
   // takes the room the MSM left, less those bytes, for the next MSM's first points (DeviceHead).
   std::function<void(std::size_t later_bytes)> after_allocation = {};
+  // Called once the last slice's upload is queued (and never before after_allocation), with an event recorded
+  // after it on the MSM's copy stream (null where nothing is uploaded: resident points, or every slice within
+  // a DeviceHead). A copy that waits for it takes only the bus time the MSM leaves after its own points,
+  // instead of sharing the bus with them.
+  std::function<void(cudaEvent_t last_upload)> after_uploads = {};
 };
 
 // The first `count` points of a streamed MSM's host array, already in device memory (uploaded ahead, while

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstdlib>
 #include <cub/device/device_radix_sort.cuh>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -337,8 +338,24 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
 
   const AddForm add_form = add_form_from_env();
   cuda::PhaseTimer trace("CUZK_MSM_TRACE", stream);
+  // opt.after_uploads fires once the last slice's upload is queued, but never before opt.after_allocation
+  // (with one slice that upload is queued first), so that a caller may size what it starts by the room left.
+  std::optional<cudaEvent_t> last_upload;
+  bool allocated = false, uploads_told = false;
+  auto tell_uploads = [&] {
+    if (!allocated || !last_upload || uploads_told) return;
+    uploads_told = true;
+    if (opt.after_uploads) opt.after_uploads(*last_upload);
+  };
   auto prefetch = [&](std::size_t s) {
-    if (s < slices.size()) points.prefetch(s, slices[s].point_begin, slices[s].point_count);
+    if (s >= slices.size()) return;
+    points.prefetch(s, slices[s].point_begin, slices[s].point_count);
+    if (s + 1 == slices.size()) last_upload = points.upload_event(s), tell_uploads();
+  };
+  auto tell_allocated = [&](std::size_t later_bytes) {
+    if (opt.after_allocation) opt.after_allocation(later_bytes);
+    allocated = true;
+    tell_uploads();
   };
   // A slice with none of the entries: only its own work, while the next slice's points go up.
   auto slice_work_only = [&](std::size_t s) {
@@ -350,7 +367,7 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
   const std::size_t sets = 1 + more.size();
   if (chunk == 0) {  // no entries at all (a streamed split MSM of ones alone): no buckets to sum
     prefetch(0);
-    if (opt.after_allocation) opt.after_allocation(0);
+    tell_allocated(0);
     for (std::size_t s = 0; s < slices.size(); ++s) slice_work_only(s);
     return std::vector<ec::Jacobian<C>>(sets, ec::Jacobian<C>::infinity());
   }
@@ -388,7 +405,7 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
   trace.mark("setup");
 
   prefetch(0);
-  if (opt.after_allocation) opt.after_allocation(weighted_sums_scratch<C>(half, in_place ? group : w));
+  tell_allocated(weighted_sums_scratch<C>(half, in_place ? group : w));
   bool first = true;  // no slice merged into the buckets yet
   for (std::size_t slice = 0; slice < slices.size(); ++slice) {
     const Slice& sl = slices[slice];

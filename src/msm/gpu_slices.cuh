@@ -169,6 +169,7 @@ template <class C>
 struct ResidentPoints {
   const ec::Affine<C>* d_points;
   void prefetch(std::size_t, std::size_t, std::size_t) {}
+  cudaEvent_t upload_event(std::size_t) const { return nullptr; }  // nothing is uploaded
   std::pair<const ec::Affine<C>*, std::size_t> acquire(std::size_t, std::size_t, cudaStream_t) {
     return {d_points, 0};
   }
@@ -209,6 +210,11 @@ class StreamedPoints {
     }
     buffers_[b].upload(host_ + begin + from_head, count - from_head, copy_.get(), from_head);
     uploaded_[b].record(copy_.get());
+  }
+  // Completes once the slice prefetched last (`slice`) and every earlier one are up; null: that slice came
+  // from the head, and with it (the head being a prefix) every earlier one.
+  cudaEvent_t upload_event(std::size_t slice) const {
+    return in_head_[slice % 2] ? nullptr : uploaded_[slice % 2].get();
   }
   std::pair<const ec::Affine<C>*, std::size_t> acquire(std::size_t slice, std::size_t begin,
                                                        cudaStream_t stream) {

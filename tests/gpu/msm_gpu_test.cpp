@@ -303,7 +303,9 @@ TYPED_TEST(MsmGpuTest, StreamedSplitMatchesCpu) {
 // A streamed split MSM whose first points are already on the device (msm::gpu::DeviceHead, as the streamed
 // bellperson plan uploads the A query's during the H MSM): heads ending on a slice boundary, inside a slice
 // (that slice completed from the host), covering every point, and none; uploaded on another stream whose
-// event the MSM waits for. The after_allocation hook runs once per MSM, streamed or resident.
+// event the MSM waits for. The after_allocation hook runs once per MSM, streamed or resident, and then
+// after_uploads once, with an event for the MSM's last upload (null where nothing was uploaded), also where
+// the MSM's one slice is queued before its buffers are allocated.
 TYPED_TEST(MsmGpuTest, StreamedSplitReadsADeviceHead) {
   CUZK_REQUIRE_GPU();
   using Cfg = TypeParam;
@@ -324,35 +326,52 @@ TYPED_TEST(MsmGpuTest, StreamedSplitReadsADeviceHead) {
   cuda::Event ready(false);
   d_points.upload(c.points.data(), n, copy.get());
   ready.record(copy.get());
-  for (std::size_t head : {std::size_t(0), std::size_t(1000), std::size_t(1500), std::size_t(2999), n}) {
-    int calls = 0;
-    msm::gpu::Options o{0, 1000};
-    o.after_allocation = [&](std::size_t) { ++calls; };
-    const msm::gpu::DeviceHead<Cfg> h{head ? d_points.data() : nullptr, head, ready.get()};
-    EXPECT_EQ(msm::gpu::split_streamed<Cfg>(c.points.data(), n, ds.data(), d_ones.data(), ones.size(),
-                                            d_others.data(), others.size(), nullptr, o, h),
-              expect)
-        << "head of " << head;
-    EXPECT_EQ(calls, 1) << "head of " << head;
+  for (std::size_t slice : {std::size_t(1000), n}) {
+    for (std::size_t head : {std::size_t(0), std::size_t(1000), std::size_t(1500), std::size_t(2999), n}) {
+      std::string hooks;
+      cudaEvent_t last_upload = nullptr;
+      msm::gpu::Options o{0, slice};
+      o.after_allocation = [&](std::size_t) { hooks += "allocation "; };
+      o.after_uploads = [&](cudaEvent_t e) {
+        hooks += "uploads";
+        last_upload = e;
+      };
+      const msm::gpu::DeviceHead<Cfg> h{head ? d_points.data() : nullptr, head, ready.get()};
+      EXPECT_EQ(msm::gpu::split_streamed<Cfg>(c.points.data(), n, ds.data(), d_ones.data(), ones.size(),
+                                              d_others.data(), others.size(), nullptr, o, h),
+                expect)
+          << "head of " << head << ", slices of " << slice;
+      EXPECT_EQ(hooks, "allocation uploads") << "head of " << head << ", slices of " << slice;
+      EXPECT_EQ(last_upload == nullptr, head == n) << "head of " << head << ", slices of " << slice;
+    }
   }
   // The hook's bytes are what the MSM allocates after it (c = 10: 512 buckets per window, so its window
   // sums take two levels of scratch), which a caller that fills the room then must leave.
   int calls = 0;
   std::size_t later = 0;
   std::optional<cuda::ThreadVramPeak> after_hook;
+  int upload_calls = 0;
+  cudaEvent_t last_upload = nullptr;
   msm::gpu::Options o{10};
   o.after_allocation = [&](std::size_t bytes) {
     ++calls;
     later = bytes;
     after_hook.emplace();
   };
+  o.after_uploads = [&](cudaEvent_t e) {
+    ++upload_calls;
+    last_upload = e;
+  };
   CUZK_CUDA_CHECK(cudaStreamSynchronize(copy.get()));
   EXPECT_EQ(msm::gpu::pippenger<Cfg>(d_points.data(), ds.data(), n, nullptr, nullptr, o), expect);
   EXPECT_GT(later, 0u);
   EXPECT_EQ(after_hook->bytes(), later) << "resident";
+  EXPECT_EQ(last_upload, nullptr) << "resident points upload nothing";
   EXPECT_EQ(msm::gpu::pippenger_streamed<Cfg>(c.points.data(), ds.data(), n, nullptr, o), expect);
   EXPECT_EQ(after_hook->bytes(), later) << "streamed";
+  EXPECT_NE(last_upload, nullptr) << "streamed";
   EXPECT_EQ(calls, 2);
+  EXPECT_EQ(upload_calls, 2);
 }
 
 // A streamed MSM's window (CUZK_MSM_STREAMED_WINDOW): the cost model's (default), fitting_window's, or a
