@@ -196,7 +196,9 @@ cuzk_status cuzk_params_load(cuzk_engine* engine, const char* path, int check_su
                              char** error) {
   return guarded(error, [&] {
     require(engine && path && out, "engine, path and out must not be NULL");
-    *out = new cuzk_params{cuzk::io::bellperson::read_params(path, check_subgroup != 0)};
+    auto params = std::make_unique<cuzk_params>();
+    params->params = cuzk::io::bellperson::read_params(path, check_subgroup != 0);
+    *out = params.release();
   });
 }
 

@@ -142,14 +142,18 @@ void prove_on_one_gpu(const test::TempRepository& repo, const std::vector<std::v
     const auto pinned_with_bls = e.status().pinned_bytes;
     EXPECT_GT(e.evict("bls").freed_bytes, 0u);
     EXPECT_EQ(e.status().devices[0].resident_circuits.size(), 1u);
-    if (pin_keys) EXPECT_LT(e.status().pinned_bytes, pinned_with_bls);
+    if (pin_keys) {
+      EXPECT_LT(e.status().pinned_bytes, pinned_with_bls);
+    }
     // The registry holds the keys' locks, the staging buffers' and the pinned pool's buffers' (rounded up to
     // whole huge pages), nothing else: the evicted key's locks went with it.
     const auto after = e.status();
     const std::size_t held = after.pinned_bytes + after.pinned_staging_bytes + after.pinned_pool_bytes;
     EXPECT_GE(cuda::HostRegistry::instance().registered_bytes(), held);
     EXPECT_LE(cuda::HostRegistry::instance().registered_bytes(), held + 64 * (std::size_t{2} << 20));
-    if (!pin_keys) EXPECT_EQ(after.pinned_bytes, 0u);
+    if (!pin_keys) {
+      EXPECT_EQ(after.pinned_bytes, 0u);
+    }
     const auto again = e.await(e.submit({"again", "bls", std::nullopt, bls}).job_id);
     EXPECT_EQ(again.status, JobStatus::kCompleted) << again.error;
   }
