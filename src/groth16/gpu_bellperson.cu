@@ -115,11 +115,10 @@ ec::Jacobian<Cfg> msm(const cuda::DeviceBuffer<ec::Affine<Cfg>>* resident,
 void start_a_head(const io::bellperson::Params& p, std::size_t m, std::size_t free_before,
                   std::size_t h_later, bool witness_uploaded, double share, cudaStream_t stream,
                   std::optional<groth16::gpu::PointHeadUpload<G1>>& head) {
-  const std::size_t available = cuda::vram_available();
-  const std::size_t free_now = available > h_later ? available - h_later : 0;
-  const std::size_t freed_later = m * sizeof(Fr) + (free_before > available ? free_before - available : 0);
+  const auto room = groth16::gpu::head_room_beside_msm(free_before, h_later, m * sizeof(Fr));
   groth16::gpu::try_start_head(
-      head, p.a.data(), streamed_head_points(p, free_now, freed_later, witness_uploaded, share), stream);
+      head, p.a.data(), streamed_head_points(p, room.free_now, room.freed_later, witness_uploaded, share),
+      stream);
 }
 
 }  // namespace

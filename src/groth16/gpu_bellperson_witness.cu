@@ -279,12 +279,10 @@ WitnessSums witness_side_whole(const io::bellperson::Params& p, DeviceWitness& d
           options.after_allocation = [&](std::size_t later) { a_later = later; };
           // Sized once the A query's MSM holds its buffers; copied after its last slice is up.
           options.after_uploads = [&, a_held, free_before = cuda::vram_available()](cudaEvent_t a_uploaded) {
-            const std::size_t available = cuda::vram_available();
-            const std::size_t free_now = available > a_later ? available - a_later : 0;
-            const std::size_t freed_later = a_held + (free_before > available ? free_before - available : 0);
+            const auto room = groth16::gpu::head_room_beside_msm(free_before, a_later, a_held);
             groth16::gpu::try_start_head(
                 l_head, p.l.data(),
-                std::min(n_aux, streamed_l_head_points(p, free_now, freed_later, l_share)), stream,
+                std::min(n_aux, streamed_l_head_points(p, room.free_now, room.freed_later, l_share)), stream,
                 a_uploaded);
           };
         }

@@ -13,6 +13,7 @@
 #include "cuda/error.hpp"
 #include "cuda/event.hpp"
 #include "cuda/stream.hpp"
+#include "cuda/vram.hpp"
 #include "ec/point.hpp"
 #include "msm/gpu.hpp"
 
@@ -63,6 +64,18 @@ class PointHeadUpload {
   cuda::Event allocated_{false}, ready_{false};
   std::future<void> done_;
 };
+
+// The room for a head started while an MSM runs (from its after_allocation or after_uploads hook): what is
+// free now less the MSM's `later_bytes`, and what comes back once it ends: its buffers (what it took of
+// `free_before`, measured before it began) and `held` bytes its caller frees with it.
+struct HeadRoom {
+  std::size_t free_now, freed_later;
+};
+inline HeadRoom head_room_beside_msm(std::size_t free_before, std::size_t later_bytes, std::size_t held) {
+  const std::size_t available = cuda::vram_available();
+  return {available > later_bytes ? available - later_bytes : 0,
+          held + (free_before > available ? free_before - available : 0)};
+}
 
 // Starts `head` with points [0, count) of `host` where count > 0 and the device has the room: refused
 // (another worker took it meanwhile), `head` stays empty and the MSM streams those points as it would have.
