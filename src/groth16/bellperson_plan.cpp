@@ -59,10 +59,10 @@ namespace {
 // `share` of the room free now, where `later` (what the MSMs after this one hold beside the head) still fits
 // once `freed_later` comes back; never more than the query's `points`.
 std::size_t head_points(std::size_t points, std::size_t free_now, std::size_t freed_later, std::size_t later,
-                        double share) {
+                        double share, std::size_t point_bytes = sizeof(io::bellperson::G1)) {
   if (free_now + freed_later <= later || !(share > 0)) return 0;
   const double room = double(std::min(free_now, free_now + freed_later - later)) * std::min(share, 1.0);
-  return std::min(points, static_cast<std::size_t>(room) / sizeof(io::bellperson::G1));
+  return std::min(points, static_cast<std::size_t>(room) / point_bytes);
 }
 
 // A head's share from the environment: "off" (0) or a number in (0, 1]; unset or empty: `fallback`.
@@ -99,12 +99,25 @@ std::size_t streamed_l_head_points(const io::bellperson::Params& params, std::si
   return head_points(n.l, free_now, freed_later, l_classes + b_values + kStreamedHeadReserve, share);
 }
 
+std::size_t streamed_b_head_points(const io::bellperson::Params& params, std::size_t free_now,
+                                   std::size_t freed_later, double share, bool g2) {
+  const auto n = params.lengths();
+  if (g2)
+    return head_points(n.b, free_now, freed_later, kStreamedHeadReserve, share, sizeof(io::bellperson::G2));
+  const std::size_t b_classes = n.b * (2 * sizeof(std::uint32_t) + 2);
+  return head_points(n.b, free_now, freed_later, b_classes + kStreamedHeadReserve, share);
+}
+
 double streamed_head_share() {
   return share_from_env("CUZK_STREAMED_HEAD", kStreamedHeadShare);
 }
 
 double streamed_l_head_share() {
   return share_from_env("CUZK_STREAMED_L_HEAD", kStreamedLHeadShare);
+}
+
+double streamed_b_head_share() {
+  return share_from_env("CUZK_STREAMED_B_HEAD", kStreamedBHeadShare);
 }
 
 }  // namespace cuzk::groth16::bellperson

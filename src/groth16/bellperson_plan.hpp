@@ -40,6 +40,13 @@ std::size_t streamed_head_points(const io::bellperson::Params& params, std::size
 std::size_t streamed_l_head_points(const io::bellperson::Params& params, std::size_t free_now,
                                    std::size_t freed_later, double share);
 
+// The B query's heads, each uploaded once the MSM before it has sent its last slice: its G1 points' during
+// the L query's MSM (`g2` false: never so many that, once that MSM gives back `freed_later`, the B query
+// lacks its classes, two positions and two flag bytes a value, and kStreamedHeadReserve), its G2 points'
+// during the B query's G1 MSM (only the reserve kept). `share` of `free_now`; never more than the query.
+std::size_t streamed_b_head_points(const io::bellperson::Params& params, std::size_t free_now,
+                                   std::size_t freed_later, double share, bool g2);
+
 // CUZK_STREAMED_HEAD, read at every proof: the share above, "off" (0) or a number in (0, 1]; unset:
 // kStreamedHeadShare. Anything else throws std::invalid_argument. Timed on an H100 (2^27 partition, ms;
 // bench/RESULTS.md 2026-12-07): off / 0.5 / 1 gave 2,266 / 2,228 / 2,228 under a 24 GiB limit and 2,467 /
@@ -54,5 +61,10 @@ double streamed_head_share();
 // not yet timed.
 inline constexpr double kStreamedLHeadShare = 0.0;
 double streamed_l_head_share();
+
+// CUZK_STREAMED_B_HEAD, the share of both B query heads, read and checked as CUZK_STREAMED_HEAD; unset:
+// kStreamedBHeadShare, off until timed.
+inline constexpr double kStreamedBHeadShare = 0.0;
+double streamed_b_head_share();
 
 }  // namespace cuzk::groth16::bellperson

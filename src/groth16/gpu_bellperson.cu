@@ -321,9 +321,10 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   // The streamed plan: the A query's first points go up while the H MSM computes, into the room it leaves.
   std::optional<groth16::gpu::PointHeadUpload<G1>> a_head;
   msm::gpu::Options h_options;
-  double l_head_share = 0;  // the L query's head, during the A query's MSM (witness_side_streamed)
+  WitnessHeadShares
+      head_shares;  // the L and B queries' heads, during the MSM before each (witness_side_streamed)
   if (!pts && k.plan == Plan::kStreamed) {
-    l_head_share = streamed_l_head_share();
+    head_shares = {streamed_l_head_share(), streamed_b_head_share()};
     const double share = streamed_head_share();
     if (share > 0)
       h_options.after_allocation = [&, share, free_before = cuda::vram_available(),
@@ -341,7 +342,7 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
     // Streamed points: each query whole, lean in chunks. (Running the H MSM beside these on a second stream,
     // each in a share of the room, was slower at 24 GiB: bench/RESULTS.md, 2026-12-07.)
     const std::size_t chunk = k.plan == Plan::kLean ? k.query_chunk : std::numeric_limits<std::size_t>::max();
-    witness_side_streamed(p, w, *upload, chunk, stream, timings, a_head, l_head_share).add_to(res);
+    witness_side_streamed(p, w, *upload, chunk, stream, timings, a_head, head_shares).add_to(res);
   }
   if (pts) {
     // Resident points: the witness-side MSMs take the split form, on scalars gathered on the device.

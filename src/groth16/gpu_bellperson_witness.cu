@@ -256,35 +256,34 @@ void WitnessSums::add_to(MsmResults<Curve>& res) const {
 namespace {
 
 // The streamed plan's witness side (each query whole): A (reading its head, uploaded during the H MSM), then
-// L, then B. With `l_share`, while the A query's MSM computes, the L query's first points go up into the
-// room it leaves (streamed_l_head_points); L is summed next, so its head is held only through A. Its copy
-// waits for the A query's last slice: started with the A query's MSM, it shared the bus with that MSM's
-// slices beyond its head and cost A more than it saved L (bench/RESULTS.md, 2026-12-07). B's values are
-// gathered before L's classification makes the aux values plain in place.
+// L, then B in G1 and G2. With `shares`, while each MSM computes after its last slice the next query's first
+// points go up into the room it leaves (groth16::gpu::NextHead): L's during A's MSM
+// (streamed_l_head_points), B's G1 points during L's, B's G2 points during B's G1 MSM
+// (streamed_b_head_points); each head is held only until the next MSM has read it. B's values are gathered
+// before L's classification makes the aux values plain in place.
 WitnessSums witness_side_whole(const io::bellperson::Params& p, DeviceWitness& d, cudaStream_t stream,
                                StageTimings* timings,
-                               std::optional<groth16::gpu::PointHeadUpload<G1>>& a_head, double l_share) {
+                               std::optional<groth16::gpu::PointHeadUpload<G1>>& a_head,
+                               WitnessHeadShares shares) {
+  using groth16::gpu::HeadRoom;
   WitnessSums out;
-  std::optional<groth16::gpu::PointHeadUpload<G1>> l_head;
+  groth16::gpu::NextHead<G1> l_head, b1_head;
+  groth16::gpu::NextHead<G2> b2_head;
   const std::size_t n_aux = d.n_aux();
   for_each_query_chunk(
       d, nullptr, d.a_aux.data(), p.a.size(), d.w.size(), stream, timings,
       [&](const ClassifiedScalars& sc, std::size_t) {
         StageTimer t(timings, "msm_a");
         msm::gpu::Options options;
-        std::size_t a_later = 0;  // what the A query's MSM allocates after its buffers (its window sums')
-        if (l_share > 0 && n_aux > 0) {
+        if (shares.l > 0 && n_aux > 0) {
           // Given back after A: its MSM's buffers, its head and its gathered values.
-          const std::size_t a_held = (a_head ? a_head->bytes() : 0) + sc.count() * sizeof(Fr);
-          options.after_allocation = [&](std::size_t later) { a_later = later; };
-          // Sized once the A query's MSM holds its buffers; copied after its last slice is up.
-          options.after_uploads = [&, a_held, free_before = cuda::vram_available()](cudaEvent_t a_uploaded) {
-            const auto room = groth16::gpu::head_room_beside_msm(free_before, a_later, a_held);
-            groth16::gpu::try_start_head(
-                l_head, p.l.data(),
-                std::min(n_aux, streamed_l_head_points(p, room.free_now, room.freed_later, l_share)), stream,
-                a_uploaded);
-          };
+          const std::size_t held = (a_head ? a_head->bytes() : 0) + sc.count() * sizeof(Fr);
+          l_head.hook(
+              options, p.l.data(), held,
+              [&p, n_aux, share = shares.l](HeadRoom room) {
+                return std::min(n_aux, streamed_l_head_points(p, room.free_now, room.freed_later, share));
+              },
+              stream);
         }
         out.a += sc.sum<G1>(p.a.data(), stream, a_head ? a_head->take() : msm::gpu::DeviceHead<G1>{},
                             std::move(options));
@@ -296,6 +295,7 @@ WitnessSums witness_side_whole(const io::bellperson::Params& p, DeviceWitness& d
     StageTimer t(timings, "classify");
     b_values = d.b_query(p, stream);
   }
+  const std::size_t n_b = b_values.size();
   {
     std::optional<ClassifiedScalars> aux;
     {
@@ -303,20 +303,39 @@ WitnessSums witness_side_whole(const io::bellperson::Params& p, DeviceWitness& d
       aux.emplace(d.w.data() + d.n_in, n_aux, stream);
     }
     StageTimer t(timings, "msm_c");
-    out.l += aux->sum<G1>(p.l.data(), stream, l_head ? l_head->take() : msm::gpu::DeviceHead<G1>{});
+    msm::gpu::Options options;
+    if (shares.b > 0 && n_b > 0)
+      // Given back after L: its MSM's buffers, its head and the aux values' classes (two positions a value).
+      b1_head.hook(
+          options, p.b_g1.data(), l_head.bytes() + n_aux * 2 * sizeof(std::uint32_t),
+          [&p, n_b, share = shares.b](HeadRoom room) {
+            return std::min(n_b, streamed_b_head_points(p, room.free_now, room.freed_later, share, false));
+          },
+          stream);
+    out.l += aux->sum<G1>(p.l.data(), stream, l_head.take(), std::move(options));
     l_head.reset();
   }
   std::optional<ClassifiedScalars> b;
   {
     StageTimer t(timings, "classify");
-    b.emplace(b_values.data(), b_values.size(), stream);
+    b.emplace(b_values.data(), n_b, stream);
   }
   {
     StageTimer t(timings, "msm_b1");
-    out.b1 += b->sum<G1>(p.b_g1.data(), stream);
+    msm::gpu::Options options;
+    if (shares.b > 0 && n_b > 0)
+      b2_head.hook(
+          options, p.b_g2.data(), b1_head.bytes(),
+          [&p, n_b, share = shares.b](HeadRoom room) {
+            return std::min(n_b, streamed_b_head_points(p, room.free_now, room.freed_later, share, true));
+          },
+          stream);
+    out.b1 += b->sum<G1>(p.b_g1.data(), stream, b1_head.take(), std::move(options));
+    b1_head.reset();
   }
   StageTimer t(timings, "msm_b2");
-  out.b2 += b->sum<G2>(p.b_g2.data(), stream);
+  out.b2 += b->sum<G2>(p.b_g2.data(), stream, b2_head.take());
+  b2_head.reset();
   return out;
 }
 
@@ -329,13 +348,13 @@ WitnessSums witness_side_whole(const io::bellperson::Params& p, DeviceWitness& d
 WitnessSums witness_side_streamed(const io::bellperson::Params& p, const Assignment& w, WitnessUpload& upload,
                                   std::size_t chunk, cudaStream_t stream, StageTimings* timings,
                                   std::optional<groth16::gpu::PointHeadUpload<G1>>& a_head,
-                                  double l_head_share) {
+                                  WitnessHeadShares head_shares) {
   DeviceWitness d;
   {
     StageTimer t(timings, "witness");
     d = upload.take(stream);
   }
-  if (chunk >= d.w.size()) return witness_side_whole(p, d, stream, timings, a_head, l_head_share);
+  if (chunk >= d.w.size()) return witness_side_whole(p, d, stream, timings, a_head, head_shares);
   WitnessSums out;
   for_each_query_chunk(d, nullptr, d.a_aux.data(), p.a.size(), chunk, stream, timings,
                        [&](const ClassifiedScalars& sc, std::size_t at) {

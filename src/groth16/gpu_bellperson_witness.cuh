@@ -98,11 +98,14 @@ struct WitnessSums {
 // [inputs, aux] at a time (lean: so that an 11 GiB card holds a chunk's). Dense, the 2^27 A and L MSMs sorted
 // every window's digit of 130 M mostly-0/1 scalars: 5.4 and 3.1 s on the H200. `a_head` (may be empty): the A
 // query's first points, uploaded during the H MSM; its sum reads them there, and they are freed after it.
-// `l_head_share` (whole queries only; 0: none): the share of the room the A query's MSM leaves that the L
-// query's first points take (streamed_l_head_points).
+// `head_shares` (whole queries only; 0: none): the shares of the room each MSM leaves that the next query's
+// first points take (the L query's during the A query's MSM, the B query's during L's and B's G1 MSM).
+struct WitnessHeadShares {
+  double l = 0, b = 0;  // streamed_l_head_share, streamed_b_head_share
+};
 WitnessSums witness_side_streamed(const io::bellperson::Params& p, const Assignment& w, WitnessUpload& upload,
                                   std::size_t chunk, cudaStream_t stream, StageTimings* timings,
                                   std::optional<groth16::gpu::PointHeadUpload<Curve::G1Cfg>>& a_head,
-                                  double l_head_share = 0);
+                                  WitnessHeadShares head_shares = {});
 
 }  // namespace cuzk::groth16::bellperson::gpu

@@ -90,4 +90,36 @@ void try_start_head(std::optional<PointHeadUpload<C>>& head, const ec::Affine<C>
   }
 }
 
+// The next query's head, started while an MSM runs (a streamed proof's witness side: the L query's during the
+// A query's MSM, the B query's during L's and B's G1 MSM): sized once that MSM holds its buffers, what it
+// still allocates left free (Options::after_allocation), its copy queued after that MSM's last upload
+// (Options::after_uploads), so that it takes the bus only once the MSM no longer needs it: started with the
+// MSM's allocation it shared the bus with the MSM's own slices and cost that MSM more than it saved the next
+// (bench/RESULTS.md, 2026-12-07). Stays where it is while the MSM runs (the hooks point to it).
+template <class C>
+class NextHead {
+ public:
+  // Hooks into `options`: `held`, what the caller frees with the MSM; `count(HeadRoom)`, how many points of
+  // `host` to take then.
+  template <class Count>
+  void hook(msm::gpu::Options& options, const ec::Affine<C>* host, std::size_t held, Count count,
+            cudaStream_t stream) {
+    options.after_allocation = [this](std::size_t later) { msm_later_ = later; };
+    options.after_uploads = [this, host, held, count, stream,
+                             free_before = cuda::vram_available()](cudaEvent_t uploaded) {
+      try_start_head(head_, host, count(head_room_beside_msm(free_before, msm_later_, held)), stream,
+                     uploaded);
+    };
+  }
+  // For the MSM that reads the head (none: an empty one).
+  msm::gpu::DeviceHead<C> take() { return head_ ? head_->take() : msm::gpu::DeviceHead<C>{}; }
+  std::size_t bytes() const { return head_ ? head_->bytes() : 0; }
+  // In the stream's order, after the MSM that read it.
+  void reset() { head_.reset(); }
+
+ private:
+  std::optional<PointHeadUpload<C>> head_;
+  std::size_t msm_later_ = 0;
+};
+
 }  // namespace cuzk::groth16::gpu

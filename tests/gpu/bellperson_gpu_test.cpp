@@ -2,6 +2,7 @@
 // several partitions with random witnesses, and verify.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdlib>
 #include <map>
 #include <stdexcept>
@@ -152,10 +153,11 @@ TEST(BellpersonGpu, CGoesUpWithAndWithoutRoomForAThirdBuffer) {
   cuda::set_vram_policy(saved);
 }
 
-// The streamed plan uploads the A query's first points during the H MSM (CUZK_STREAMED_HEAD) and the L
-// query's during the A query's MSM (CUZK_STREAMED_L_HEAD): none, part of the query (its slices straddling the
-// head's end), or all of it, each head alone and both; each gives the CPU's bytes and leaves no device memory
-// behind. A share outside (0, 1] is refused.
+// The streamed plan uploads the A query's first points during the H MSM (CUZK_STREAMED_HEAD), the L query's
+// during the A query's MSM (CUZK_STREAMED_L_HEAD) and the B query's G1 and G2 points during the L and B G1
+// MSMs (CUZK_STREAMED_B_HEAD): none, part of the query (its slices straddling the head's end), or all of it,
+// each head alone and all of them; each gives the CPU's bytes and leaves no device memory behind. A share
+// outside (0, 1] is refused.
 TEST(BellpersonGpu, StreamedProofsWithAndWithoutQueryHeads) {
   CUZK_REQUIRE_GPU();
   using groth16::gpu::Plan;
@@ -170,16 +172,18 @@ TEST(BellpersonGpu, StreamedProofsWithAndWithoutQueryHeads) {
   // Without a limit the room free at the H MSM (and at the A query's MSM) holds all of this key's A (L) query
   // many times over: a share of 1e-7 of tens of GiB is some dozens of points, a part of the query.
   ASSERT_GT(cuda::vram_available(), std::size_t(8) << 30);
-  const std::pair<const char*, const char*> shares[] = {{"off", "off"},  {"1e-7", "off"}, {"1", "off"},
-                                                        {"off", "1e-7"}, {"off", "1"},    {"1e-7", "1e-7"},
-                                                        {"1", "1"}};
-  for (const auto& [a, l] : shares) {
+  const std::array<const char*, 3> shares[] = {
+      {"off", "off", "off"},  {"1e-7", "off", "off"},   {"1", "off", "off"},
+      {"off", "1e-7", "off"}, {"off", "1", "off"},      {"off", "off", "1e-7"},
+      {"off", "off", "1"},    {"1e-7", "1e-7", "1e-7"}, {"1", "1", "1"}};
+  for (const auto& [a, l, b] : shares) {
     ::setenv("CUZK_STREAMED_HEAD", a, 1);
     ::setenv("CUZK_STREAMED_L_HEAD", l, 1);
-    EXPECT_EQ(gpu::prove(params, key, w, r, s, stream.get()), expected) << a << " " << l;
-    EXPECT_EQ(cuda::vram_usage(0).in_use, before) << a << " " << l;
+    ::setenv("CUZK_STREAMED_B_HEAD", b, 1);
+    EXPECT_EQ(gpu::prove(params, key, w, r, s, stream.get()), expected) << a << " " << l << " " << b;
+    EXPECT_EQ(cuda::vram_usage(0).in_use, before) << a << " " << l << " " << b;
   }
-  for (const char* name : {"CUZK_STREAMED_HEAD", "CUZK_STREAMED_L_HEAD"}) {
+  for (const char* name : {"CUZK_STREAMED_HEAD", "CUZK_STREAMED_L_HEAD", "CUZK_STREAMED_B_HEAD"}) {
     ::setenv(name, "2", 1);
     EXPECT_THROW(gpu::prove(params, key, w, r, s, stream.get()), std::invalid_argument) << name;
     ::unsetenv(name);

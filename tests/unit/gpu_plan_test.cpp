@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "cuda/fault_plan.hpp"
@@ -248,16 +249,39 @@ TEST(GpuPlan, StreamedLHeadLeavesTheLAndBQueriesTheirRoom) {
   EXPECT_EQ(bp::streamed_l_head_points(p, 100 * GiB, 100 * GiB, 1.0), 130'169'893u);
 }
 
-// CUZK_STREAMED_HEAD and CUZK_STREAMED_L_HEAD: unset takes the default, "off" none, a share in (0, 1] that
-// share; anything else is refused, naming the variable.
+// The B query's heads: its G1 points' during the L query's MSM keep B's classes (two positions and two flag
+// bytes a value) and the reserve, its G2 points' (192 bytes each) during B's G1 MSM keep the reserve only.
+TEST(GpuPlan, StreamedBHeadsLeaveTheBQueryItsRoom) {
+  namespace bp = groth16::bellperson;
+  io::bellperson::Params p;
+  p.lengths_only =
+      io::bellperson::Params::Lengths{(std::size_t(1) << 27) - 1, 130'169'893, 130'170'221, 33'000'000};
+  constexpr std::size_t GiB = std::size_t(1) << 30;
+  const std::size_t g1 = sizeof(io::bellperson::G1), g2 = sizeof(io::bellperson::G2);
+  ASSERT_EQ(g2, 2 * g1);
+  const std::size_t g1_later = 33'000'000 * std::size_t(10) + bp::kStreamedHeadReserve;
+  EXPECT_EQ(bp::streamed_b_head_points(p, 2 * GiB, 6 * GiB, 1.0, false), 2 * GiB / g1);
+  EXPECT_EQ(bp::streamed_b_head_points(p, 2 * GiB, 6 * GiB, 0.5, false), GiB / g1);
+  EXPECT_EQ(bp::streamed_b_head_points(p, 4 * GiB, 2 * GiB, 1.0, false), (6 * GiB - g1_later) / g1);
+  EXPECT_EQ(bp::streamed_b_head_points(p, 4 * GiB, 2 * GiB, 1.0, true),
+            (6 * GiB - bp::kStreamedHeadReserve) / g2);
+  EXPECT_EQ(bp::streamed_b_head_points(p, 2 * GiB, GiB, 1.0, true), 0u);
+  EXPECT_EQ(bp::streamed_b_head_points(p, 2 * GiB, 6 * GiB, 0.0, true), 0u);
+  EXPECT_EQ(bp::streamed_b_head_points(p, 100 * GiB, 100 * GiB, 1.0, false), 33'000'000u);
+  EXPECT_EQ(bp::streamed_b_head_points(p, 100 * GiB, 100 * GiB, 1.0, true), 33'000'000u);
+}
+
+// CUZK_STREAMED_HEAD, CUZK_STREAMED_L_HEAD and CUZK_STREAMED_B_HEAD: unset takes the default, "off" none, a
+// share in (0, 1] that share; anything else is refused, naming the variable.
 TEST(GpuPlan, StreamedHeadSharesFromTheEnvironment) {
   namespace bp = groth16::bellperson;
-  const std::pair<const char*, double (*)()> knobs[] = {{"CUZK_STREAMED_HEAD", bp::streamed_head_share},
-                                                        {"CUZK_STREAMED_L_HEAD", bp::streamed_l_head_share}};
-  for (const auto& [name, share] : knobs) {
+  const std::tuple<const char*, double (*)(), double> knobs[] = {
+      {"CUZK_STREAMED_HEAD", bp::streamed_head_share, bp::kStreamedHeadShare},
+      {"CUZK_STREAMED_L_HEAD", bp::streamed_l_head_share, bp::kStreamedLHeadShare},
+      {"CUZK_STREAMED_B_HEAD", bp::streamed_b_head_share, bp::kStreamedBHeadShare}};
+  for (const auto& [name, share, fallback] : knobs) {
     ::unsetenv(name);
-    EXPECT_EQ(share(),
-              std::string(name) == "CUZK_STREAMED_HEAD" ? bp::kStreamedHeadShare : bp::kStreamedLHeadShare);
+    EXPECT_EQ(share(), fallback);
     ::setenv(name, "off", 1);
     EXPECT_EQ(share(), 0.0);
     ::setenv(name, "0.5", 1);
