@@ -29,7 +29,7 @@ namespace cuzk::groth16::gpu {
 // L query's head made the A query's MSM end as much later as the copy took (H100, 2^27 partition at 24 GiB:
 // +47 ms for ~3 GB, +137 for ~6; the MSM ends with a small download to the host), so the next MSM gained
 // what this one lost; with pieces that download waits for one piece at most.
-// CUZK_HEAD_PIECE_MIB overrides the piece (0: the whole head at once), for measurements.
+// CUZK_HEAD_PIECE_KIB overrides the piece (0: the whole head at once), for measurements and tests.
 inline constexpr std::size_t kHeadPieceBytes = std::size_t(256) << 20;
 
 template <class C>
@@ -69,9 +69,9 @@ class PointHeadUpload {
   // Points a piece of the copy (above).
   static std::size_t piece_points() {
     std::size_t bytes = kHeadPieceBytes;
-    if (const char* v = std::getenv("CUZK_HEAD_PIECE_MIB"); v && *v) {
-      const long long mib = std::atoll(v);
-      bytes = mib > 0 ? std::size_t(mib) << 20 : std::numeric_limits<std::size_t>::max();
+    if (const char* v = std::getenv("CUZK_HEAD_PIECE_KIB"); v && *v) {
+      const long long kib = std::atoll(v);
+      bytes = kib > 0 ? std::size_t(kib) << 10 : std::numeric_limits<std::size_t>::max();
     }
     return std::max<std::size_t>(1, bytes / sizeof(ec::Affine<C>));
   }
