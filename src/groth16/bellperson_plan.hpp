@@ -55,15 +55,15 @@ inline constexpr double kStreamedHeadShare = 0.5;
 double streamed_head_share();
 
 // CUZK_STREAMED_L_HEAD, the L query head's share, read and checked as CUZK_STREAMED_HEAD; unset:
-// kStreamedLHeadShare, off: timed on an H100 (2^27 partition, bench/RESULTS.md 2026-12-07) 0.5 made 24 GiB
-// 2,229.5 → 2,267.0 ms and 16 GiB 2,450.1 → 2,481.4, its copy sharing the bus with the A query's own slices
-// (A +84 ms, L −45). Its copy now waits for the A query's last upload (msm::gpu::Options::after_uploads),
-// not yet timed.
+// kStreamedLHeadShare, off. Timed on an H100 (2^27 partition, bench/RESULTS.md 2026-12-07): started with the A
+// query's MSM, 0.5 made 24 GiB 2,229.5 → 2,267.0 ms (its copy shared the bus with A's slices); queued after
+// A's last upload, 2,235.1 → 2,236.2 (A +47 ms, L −43: the A query's MSM ends only once the head is up).
 inline constexpr double kStreamedLHeadShare = 0.0;
 double streamed_l_head_share();
 
 // CUZK_STREAMED_B_HEAD, the share of both B query heads, read and checked as CUZK_STREAMED_HEAD; unset:
-// kStreamedBHeadShare, off until timed.
+// kStreamedBHeadShare, off: timed as the L head (same call, 24 GiB with the L head at 0.5: 2,236.2 → 2,261.8
+// ms; B G1 +57 ms, B G2 −49).
 inline constexpr double kStreamedBHeadShare = 0.0;
 double streamed_b_head_share();
 

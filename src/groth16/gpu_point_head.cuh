@@ -5,11 +5,8 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstddef>
-#include <cstdlib>
 #include <future>
-#include <limits>
 #include <optional>
 
 #include "cuda/device_buffer.hpp"
@@ -24,14 +21,7 @@ namespace cuzk::groth16::gpu {
 
 // The copy runs on a stream of its own, queued by a helper thread: from pageable memory (a key the host
 // could not page-lock) cudaMemcpyAsync holds its caller until the bytes are read, and the caller here is the
-// H MSM's host loop, which must go on queueing slices meanwhile. It goes up in pieces of
-// kHeadPieceBytes, each queued once the one before is done. Copied whole after the A query's last slice, the
-// L query's head made the A query's MSM end as much later as the copy took (H100, 2^27 partition at 24 GiB:
-// +47 ms for ~3 GB, +137 for ~6; the MSM ends with a small download to the host), so the next MSM gained
-// what this one lost; with pieces that download waits for one piece at most.
-// CUZK_HEAD_PIECE_KIB overrides the piece (0: the whole head at once), for measurements and tests.
-inline constexpr std::size_t kHeadPieceBytes = std::size_t(256) << 20;
-
+// H MSM's host loop, which must go on queueing slices meanwhile.
 template <class C>
 class PointHeadUpload {
  public:
@@ -47,11 +37,7 @@ class PointHeadUpload {
     if (start_after) CUZK_CUDA_CHECK(cudaStreamWaitEvent(copy_.get(), start_after, 0));
     done_ = std::async(std::launch::async, [this, host, count, device] {
       CUZK_CUDA_CHECK(cudaSetDevice(device));
-      const std::size_t piece = piece_points();
-      for (std::size_t at = 0; at < count; at += piece) {
-        points_.upload(host + at, std::min(piece, count - at), copy_.get(), at);
-        copy_.synchronize();
-      }
+      points_.upload(host, count, copy_.get());
       ready_.record(copy_.get());
     });
   }
@@ -65,16 +51,6 @@ class PointHeadUpload {
   PointHeadUpload& operator=(const PointHeadUpload&) = delete;
 
   std::size_t bytes() const { return points_.size() * sizeof(ec::Affine<C>); }
-
-  // Points a piece of the copy (above).
-  static std::size_t piece_points() {
-    std::size_t bytes = kHeadPieceBytes;
-    if (const char* v = std::getenv("CUZK_HEAD_PIECE_KIB"); v && *v) {
-      const long long kib = std::atoll(v);
-      bytes = kib > 0 ? std::size_t(kib) << 10 : std::numeric_limits<std::size_t>::max();
-    }
-    return std::max<std::size_t>(1, bytes / sizeof(ec::Affine<C>));
-  }
 
   // The head, for the MSM that reads it (its streams wait for the copy); rethrows the copy's error.
   msm::gpu::DeviceHead<C> take() {
