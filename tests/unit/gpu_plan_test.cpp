@@ -21,6 +21,14 @@
 namespace cuzk::groth16::gpu {
 namespace {
 
+// A key of a 32 GiB PoRep partition's shape, lengths only (h, l, a, b), for the plans' and heads' sizes.
+io::bellperson::Params porep_32gib_lengths() {
+  io::bellperson::Params p;
+  p.lengths_only =
+      io::bellperson::Params::Lengths{(std::size_t(1) << 27) - 1, 130'169'893, 130'170'221, 33'000'000};
+  return p;
+}
+
 TEST(GpuPlan, FootprintAddsUpTheKeysArraysAndChoiceStepsDownWithTheBudget) {
   using C = cuzk::Bls12_381;
   const auto g = r1cs::porep_like<C::Fr>(12, 7, 1);
@@ -168,9 +176,7 @@ TEST(GpuPlan, BellpersonKeysAreResidentOrStreamed) {
 // ~47 GB, so one key is resident on an H200 and streamed on 32 and 16 GiB cards: the H stage holds two
 // domain-sized vectors (8 GiB at 2^27), beside the 4 GiB of NTT tables.
 TEST(GpuPlan, BellpersonPorepScale) {
-  io::bellperson::Params p;
-  p.lengths_only =
-      io::bellperson::Params::Lengths{(std::size_t(1) << 27) - 1, 130'169'893, 130'170'221, 33'000'000};
+  const io::bellperson::Params p = porep_32gib_lengths();
   const Footprint f = groth16::bellperson::gpu_footprint(p);
   constexpr std::size_t GiB = std::size_t(1) << 30;
   EXPECT_GT(f.points, 40 * GiB);
@@ -208,9 +214,7 @@ TEST(GpuPlan, BellpersonPorepScale) {
 // not, none where nothing is left; `share` of it; never more than the query. At 32 GiB PoRep scale.
 TEST(GpuPlan, StreamedHeadLeavesTheWitnessSideItsRoom) {
   namespace bp = groth16::bellperson;
-  io::bellperson::Params p;
-  p.lengths_only =
-      io::bellperson::Params::Lengths{(std::size_t(1) << 27) - 1, 130'169'893, 130'170'221, 33'000'000};
+  const io::bellperson::Params p = porep_32gib_lengths();
   constexpr std::size_t GiB = std::size_t(1) << 30;
   const std::size_t point = sizeof(io::bellperson::G1);
   // The A query gathered and classified: 32 + 3 + 8 bytes a value (5.2 GiB), and the MSM's reserve.
@@ -232,9 +236,7 @@ TEST(GpuPlan, StreamedHeadLeavesTheWitnessSideItsRoom) {
 // where they would not, none where nothing is left; `share` of it; never more than the query.
 TEST(GpuPlan, StreamedLHeadLeavesTheLAndBQueriesTheirRoom) {
   namespace bp = groth16::bellperson;
-  io::bellperson::Params p;
-  p.lengths_only =
-      io::bellperson::Params::Lengths{(std::size_t(1) << 27) - 1, 130'169'893, 130'170'221, 33'000'000};
+  const io::bellperson::Params p = porep_32gib_lengths();
   constexpr std::size_t GiB = std::size_t(1) << 30;
   const std::size_t point = sizeof(io::bellperson::G1);
   // L's classes (11 bytes a value, 1.3 GiB), B's values (33 M at 32 bytes, 1 GiB) and the reserve.
@@ -253,9 +255,7 @@ TEST(GpuPlan, StreamedLHeadLeavesTheLAndBQueriesTheirRoom) {
 // bytes a value) and the reserve, its G2 points' (192 bytes each) during B's G1 MSM keep the reserve only.
 TEST(GpuPlan, StreamedBHeadsLeaveTheBQueryItsRoom) {
   namespace bp = groth16::bellperson;
-  io::bellperson::Params p;
-  p.lengths_only =
-      io::bellperson::Params::Lengths{(std::size_t(1) << 27) - 1, 130'169'893, 130'170'221, 33'000'000};
+  const io::bellperson::Params p = porep_32gib_lengths();
   constexpr std::size_t GiB = std::size_t(1) << 30;
   const std::size_t g1 = sizeof(io::bellperson::G1), g2 = sizeof(io::bellperson::G2);
   ASSERT_EQ(g2, 2 * g1);
