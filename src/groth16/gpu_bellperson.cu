@@ -321,8 +321,8 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   // The streamed plan: the A query's first points go up while the H MSM computes, into the room it leaves.
   std::optional<groth16::gpu::PointHeadUpload<G1>> a_head;
   msm::gpu::Options h_options;
-  WitnessHeadShares
-      head_shares;  // the L and B queries' heads, during the MSM before each (witness_side_streamed)
+  // The L and B queries' heads, each during the MSM before it (witness_side_streamed).
+  WitnessHeadShares head_shares;
   if (!pts && k.plan == Plan::kStreamed) {
     head_shares = {streamed_l_head_share(), streamed_b_head_share()};
     const double share = streamed_head_share();

@@ -94,8 +94,11 @@ void try_start_head(std::optional<PointHeadUpload<C>>& head, const ec::Affine<C>
 // A query's MSM, the B query's during L's and B's G1 MSM): sized once that MSM holds its buffers, what it
 // still allocates left free (Options::after_allocation), its copy queued after that MSM's last upload
 // (Options::after_uploads), so that it takes the bus only once the MSM no longer needs it: started with the
-// MSM's allocation it shared the bus with the MSM's own slices and cost that MSM more than it saved the next
-// (bench/RESULTS.md, 2026-12-07). Stays where it is while the MSM runs (the hooks point to it).
+// MSM's allocation it shared the bus with the MSM's own slices and cost that MSM more than it saved the next.
+// Even so the MSM ends only once the head is up (its GPU phases no slower, its end later by the copy), so a
+// head has so far moved bus time from one MSM to the next rather than hidden it (bench/RESULTS.md,
+// 2026-12-07); the shares that use this are off by default. Stays where it is while the MSM runs (the hooks
+// point to it).
 template <class C>
 class NextHead {
  public:
