@@ -1,74 +1,13 @@
 #include "cuda/staged_upload.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <mutex>
-#include <vector>
 
 #include "cuda/error.hpp"
 #include "cuda/host_registration.hpp"
-#include "cuda/host_registry.hpp"
 #include "cuda/parallel_copy.hpp"
+#include "cuda/staging_cache.hpp"
 
 namespace cuzk::cuda {
-
-namespace {
-
-// The process's staging buffers, idle ones kept for the next upload. Built on first use, after the
-// HostRegistry it pins through, so it is destroyed (and unlocks its pages) before that registry.
-class StagingCache {
- public:
-  static StagingCache& instance() {
-    static StagingCache cache;
-    return cache;
-  }
-
-  std::unique_ptr<detail::StagingBuffer> take() {
-    {
-      std::lock_guard lock(mutex_);
-      if (!idle_.empty()) {
-        auto b = std::move(idle_.back());
-        idle_.pop_back();
-        return b;
-      }
-    }
-    auto b = std::make_unique<detail::StagingBuffer>();
-    b->memory.reset(static_cast<std::byte*>(std::aligned_alloc(4096, StagedUpload::kBufferBytes)));
-    if (!b->memory) return nullptr;
-    try {
-      b->lock = HostRegistry::instance().pin(b->memory.get(), StagedUpload::kBufferBytes);
-    } catch (const CudaError&) {  // e.g. the OS's locked-memory limit: the caller copies from pageable memory
-    }
-    if (!b->lock) return nullptr;
-    std::lock_guard lock(mutex_);
-    held_ += StagedUpload::kBufferBytes;
-    return b;
-  }
-
-  void give_back(std::unique_ptr<detail::StagingBuffer> b) noexcept {
-    if (!b) return;
-    std::lock_guard lock(mutex_);
-    try {
-      idle_.push_back(std::move(b));
-    } catch (...) {  // no room to keep it: it is unlocked and freed here
-      held_ -= StagedUpload::kBufferBytes;
-    }
-  }
-
-  std::size_t held() const {
-    std::lock_guard lock(mutex_);
-    return held_;
-  }
-
- private:
-  StagingCache() { HostRegistry::instance(); }
-
-  mutable std::mutex mutex_;
-  std::vector<std::unique_ptr<detail::StagingBuffer>> idle_;
-  std::size_t held_ = 0;
-};
-
-}  // namespace
 
 StagedUpload::~StagedUpload() {
   for (auto& s : slots_) {

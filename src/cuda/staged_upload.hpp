@@ -18,24 +18,13 @@
 
 #include <array>
 #include <cstddef>
-#include <cstdlib>
 #include <memory>
 
 #include "cuda/device_buffer.hpp"
 #include "cuda/event.hpp"
+#include "cuda/staging_cache.hpp"
 
 namespace cuzk::cuda {
-
-namespace detail {
-// One page-locked staging buffer: plain host memory and its HostRegistry lock.
-struct StagingBuffer {
-  struct Free {
-    void operator()(std::byte* p) const noexcept { std::free(p); }
-  };
-  std::unique_ptr<std::byte, Free> memory;
-  std::shared_ptr<void> lock;  // declared after the memory: unlocked before it is freed
-};
-}  // namespace detail
 
 class StagedUpload {
  public:

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/download.hpp"
 #include "cuda/error.hpp"
 #include "groth16/timings.hpp"
 #include "msm/gpu.hpp"
@@ -83,8 +84,7 @@ std::size_t run_select(Run&& run, cudaStream_t stream) {
   cuda::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream);
   CUZK_CUDA_CHECK(run(temp.data(), temp_bytes, selected.data()));
   std::uint64_t n = 0;
-  selected.download(&n, 1, stream);
-  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  cuda::download_and_wait(selected, &n, 1, stream);
   return n;
 }
 

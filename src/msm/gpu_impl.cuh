@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cuda/device_buffer.hpp"
+#include "cuda/download.hpp"
 #include "cuda/error.hpp"
 #include "cuda/event.hpp"
 #include "cuda/phase_timer.hpp"
@@ -284,8 +285,7 @@ __global__ void fold_kernel(const Xyzz<C>* in, std::size_t n, std::size_t f, Xyz
 template <class C>
 ec::Jacobian<C> sum_on_host(const cuda::DeviceBuffer<Xyzz<C>>& d, std::size_t n, cudaStream_t stream) {
   std::vector<Xyzz<C>> h(n);
-  d.download(h.data(), n, stream);
-  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  cuda::download_and_wait(d, h.data(), n, stream);
   Xyzz<C> acc = Xyzz<C>::infinity();
   for (const auto& x : h) acc += x;
   return acc.to_jacobian();
@@ -488,8 +488,7 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
     trace.mark("reduce");
   }
   std::vector<Xyzz<C>> hw(sets * w);
-  ws.download(hw.data(), sets * w, stream);
-  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  cuda::download_and_wait(ws, hw.data(), sets * w, stream);
 
   std::vector<ec::Jacobian<C>> out;
   for (std::size_t j = 0; j < sets; ++j) {
@@ -568,8 +567,7 @@ std::vector<std::uint64_t> slice_bounds(const std::uint32_t* d_index, std::size_
   slice_bounds_kernel<<<blocks_for(slices + 1), kThreads, 0, stream>>>(d_index, n, step, slices + 1,
                                                                        d.data());
   cuda::check_last_launch("msm slice_bounds_kernel");
-  d.download(h.data(), h.size(), stream);
-  CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+  cuda::download_and_wait(d, h.data(), h.size(), stream);
   h.back() = n;  // every entry is below the last slice's end
   return h;
 }
