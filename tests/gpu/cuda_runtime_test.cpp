@@ -16,6 +16,7 @@
 #include "cuda/device.hpp"
 #include "cuda/device_buffer.hpp"
 #include "cuda/device_checksum.hpp"
+#include "cuda/download.hpp"
 #include "cuda/error.hpp"
 #include "cuda/event.hpp"
 #include "cuda/host_registration.hpp"
@@ -552,6 +553,37 @@ TEST_F(CudaRuntime, StagedUploadCopiesExactlyAndReusesItsBuffers) {
   }
   EXPECT_EQ(back, original);
   EXPECT_THROW(StagedUpload().upload(buf, pinned.data(), n + 1, stream.get()), std::out_of_range);
+}
+
+// download_and_wait against the bytes the device holds: nothing, a few words from an offset, one whole
+// staging buffer and more than one (through pageable memory); it waits for the kernels queued before it (a
+// memset), reuses one cached staging buffer rather than page-locking a new one each time, and checks its
+// range first.
+TEST_F(CudaRuntime, DownloadAndWaitCopiesExactlyThroughACachedStagingBuffer) {
+  constexpr std::size_t kWord = sizeof(std::uint32_t);
+  const std::size_t per_buffer = StagedUpload::kBufferBytes / kWord;
+  const std::uint64_t seed = fresh_seed();
+  Stream stream;
+  for (const std::size_t n : {std::size_t(0), std::size_t(7), per_buffer, per_buffer + 5}) {
+    const auto original = random_nonzero(n + 3, seed + n);
+    DeviceBuffer<std::uint32_t> buf(n + 3);
+    buf.upload(original.data(), n + 3, stream.get());
+    std::vector<std::uint32_t> back(n, 0);
+    download_and_wait(buf, back.data(), n, stream.get(), 3);
+    EXPECT_TRUE(std::equal(back.begin(), back.end(), original.begin() + 3)) << n;
+  }
+  const std::size_t cached = StagedUpload::cached_bytes();
+  EXPECT_GE(cached, StagedUpload::kBufferBytes);
+  DeviceBuffer<std::uint32_t> buf(1000);
+  std::vector<std::uint32_t> back(1000, 0);
+  for (int round = 0; round < 3; ++round) {
+    buf.memset_async(0x11 * (round + 1), stream.get());  // queued, not waited for: download_and_wait waits
+    download_and_wait(buf, back.data(), back.size(), stream.get());
+    EXPECT_EQ(back.front(), 0x11111111u * (round + 1));
+    EXPECT_EQ(back.back(), 0x11111111u * (round + 1));
+  }
+  EXPECT_EQ(StagedUpload::cached_bytes(), cached) << "a later download took a new buffer instead of reusing";
+  EXPECT_THROW(download_and_wait(buf, back.data(), back.size(), stream.get(), 1), std::out_of_range);
 }
 
 }  // namespace
