@@ -320,12 +320,15 @@ ec::Jacobian<C> batch_add(const ec::Affine<C>* d_points, std::size_t n, cudaStre
 //
 // `more` (resident only): further point sets summed over the same scalars and the same sort, each into
 // buckets of its own; their sums follow the first one's in the result.
+// `windows_outer` (several slices and groups): each group of windows runs over every slice before the next
+// group starts, holding only its own buckets (a streamed MSM's passes: streamed_passes).
 template <class C, std::size_t N, class Points, class OnSlice = NoSliceWork>
 std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>* d_scalars,
                                             const std::vector<Slice>& slices, cudaStream_t stream,
                                             const std::uint32_t* d_index, Options opt,
                                             OnSlice&& on_slice = {}, std::size_t group_windows = 0,
-                                            std::span<const PointSet<C>> more = {}) {
+                                            std::span<const PointSet<C>> more = {},
+                                            bool windows_outer = false) {
   std::size_t n = 0, chunk = 0;  // all entries, and the most in one slice
   for (const auto& sl : slices) n += sl.entry_count, chunk = std::max(chunk, sl.entry_count);
   const std::size_t bits = C::Scalar::bits();
@@ -365,25 +368,33 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
     points.release(s, stream);
   };
   const std::size_t sets = 1 + more.size();
+  const std::size_t slice_count = slices.size();
   if (chunk == 0) {  // no entries at all (a streamed split MSM of ones alone): no buckets to sum
     prefetch(0);
     tell_allocated(0);
-    for (std::size_t s = 0; s < slices.size(); ++s) slice_work_only(s);
+    for (std::size_t s = 0; s < slice_count; ++s) slice_work_only(s);
     return std::vector<ec::Jacobian<C>>(sets, ec::Jacobian<C>::infinity());
   }
   // A pass sorts and accumulates one slice's digits of `group` windows at a time (window-major keys, so a
   // group's buckets are contiguous).
   const std::size_t group = group_windows ? std::min(group_windows, w) : w;
+  // Window-major over several slices (windows_outer): each group of windows runs over every slice before the
+  // next group, so the slices' points are read (streamed: uploaded) once per group, and only the group's
+  // buckets are held. Step q is group q / slice_count over slice q % slice_count.
+  const std::size_t groups = (w + group - 1) / group;
+  const bool outer = windows_outer && groups > 1 && slice_count > 1;
+  const std::size_t steps = outer ? groups * slice_count : slice_count;
   // One slice stores each bucket once, so its sums go straight into the buckets: merge_kernel reads and
   // writes bucket b in one thread. And each pass then finishes its windows: their weighted sums are taken
   // right after it, and the next pass reuses the buckets, so only one pass's windows' buckets are held
   // (0.8 GB at c = 22 in passes of two windows over 2^27 points, where all twelve took 4.8). Several slices
-  // add into the buckets of every window, and need a slice's partial sums beside them (bucket_bytes).
-  const bool in_place = slices.size() == 1;
-  const std::size_t held = in_place ? group * half : nb;
+  // add into the buckets of every window, and need a slice's partial sums beside them (bucket_bytes); with
+  // the windows outer, of the group's windows only.
+  const bool in_place = slice_count == 1;
+  const std::size_t held = in_place || outer ? group * half : nb;
   std::vector<cuda::DeviceBuffer<Xyzz<C>>> buckets;
   for (std::size_t j = 0; j < sets; ++j) buckets.emplace_back(held, stream);
-  cuda::DeviceBuffer<Xyzz<C>> partial_sums(in_place ? 0 : nb, stream);
+  cuda::DeviceBuffer<Xyzz<C>> partial_sums(in_place ? 0 : held, stream);
   cuda::DeviceBuffer<Xyzz<C>> ws(sets * w, stream), sum(w, stream);  // per set and window: Σ_b (b+1)·B_b
 
   const unsigned log_seg = log_seg_for(chunk);
@@ -404,23 +415,31 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
   cuda::DeviceBuffer<unsigned char> temp(std::max<std::size_t>(temp_bytes, 1), stream);
   trace.mark("setup");
 
-  prefetch(0);
-  tell_allocated(weighted_sums_scratch<C>(half, in_place ? group : w));
-  bool first = true;  // no slice merged into the buckets yet
-  for (std::size_t slice = 0; slice < slices.size(); ++slice) {
+  // Steps are uploaded and acquired by their number (StreamedPoints' two buffers alternate by it); with the
+  // windows outer a slice's points go up once per group.
+  auto prefetch_step = [&](std::size_t q) {
+    if (q >= steps) return;
+    const Slice& sl = slices[q % slice_count];
+    points.prefetch(q, sl.point_begin, sl.point_count);
+    if (q + 1 == steps) last_upload = points.upload_event(q), tell_uploads();
+  };
+  prefetch_step(0);
+  tell_allocated(weighted_sums_scratch<C>(half, in_place || outer ? group : w));
+  bool first = true;  // no slice merged into the (group's) buckets yet
+  for (std::size_t q = 0; q < steps; ++q) {
+    const std::size_t slice = q % slice_count;
+    const std::size_t g0 = outer ? (q / slice_count) * group : 0, g1 = outer ? std::min(w, g0 + group) : w;
+    if (outer && slice == 0) first = true;  // a new group of windows: its buckets start over
+    const bool slice_first_time = q < slice_count;
     const Slice& sl = slices[slice];
     const std::size_t begin = sl.entry_begin, count = sl.entry_count;
-    if (count == 0) {
-      slice_work_only(slice);
-      continue;
-    }
-    prefetch(slice + 1);
-    const auto [slice_points, offset] = points.acquire(slice, sl.point_begin, stream);
-    for (std::size_t w0 = 0; w0 < w; w0 += group) {
+    prefetch_step(q + 1);
+    const auto [slice_points, offset] = points.acquire(q, sl.point_begin, stream);
+    for (std::size_t w0 = g0; w0 < g1 && count > 0; w0 += group) {
       const std::size_t g = std::min(group, w - w0), total = count * g;
       // Keys count from window w0 (see digits_kernel): the pass's buckets and bounds begin at kb (at 0 where
       // only the pass's windows are held).
-      const std::size_t kb = in_place ? 0 : w0 * half;
+      const std::size_t kb = in_place || outer ? 0 : w0 * half;
       const std::uint32_t pass_skip = static_cast<std::uint32_t>(g * half);
       const int pass_key_bits = std::max(1, static_cast<int>(std::bit_width(pass_skip)));
       digits_kernel<N><<<blocks_for(count), kThreads, 0, stream>>>(
@@ -477,12 +496,19 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
         trace.mark("reduce");
       }
     }
-    on_slice(slice, slice_points, offset, stream);
-    points.release(slice, stream);
-    first = false;
+    if (slice_first_time) on_slice(slice, slice_points, offset, stream);  // once per slice
+    points.release(q, stream);
+    if (count > 0) first = false;
+    // The group's windows are complete after its last slice: their weighted sums now, and the next group
+    // reuses the buckets.
+    if (outer && slice + 1 == slice_count) {
+      for (std::size_t j = 0; j < sets; ++j)
+        weighted_sums<C>(buckets[j].data(), half, g1 - g0, ws.data() + j * w + g0, sum.data(), stream);
+      trace.mark("reduce");
+    }
   }
 
-  if (!in_place) {
+  if (!in_place && !outer) {
     for (std::size_t j = 0; j < sets; ++j)
       weighted_sums<C>(buckets[j].data(), half, w, ws.data() + j * w, sum.data(), stream);
     trace.mark("reduce");
@@ -548,11 +574,16 @@ ec::Jacobian<C> pippenger_streamed(const ec::Affine<C>* h_points, const ff::BigI
                                    std::size_t n, cudaStream_t stream, Options opt) {
   if (n == 0) return ec::Jacobian<C>::infinity();
   const std::size_t available = cuda::vram_available();
-  const std::size_t c = opt.window_bits ? opt.window_bits : streamed_window<C>(n, n, available);
-  const std::size_t chunk = opt.max_chunk ? std::min(n, opt.max_chunk) : streamed_chunk<C>(n, c, available);
+  const std::size_t passes = streamed_passes();
+  const std::size_t c = opt.window_bits ? opt.window_bits : streamed_window<C>(n, n, available, passes);
+  const std::size_t chunk =
+      opt.max_chunk ? std::min(n, opt.max_chunk) : streamed_chunk<C>(n, c, available, passes);
   opt.window_bits = c;
   StreamedPoints<C> points(h_points, chunk);
-  return pippenger_impl<C, N>(points, d_scalars, even_slices(n, chunk), stream, nullptr, opt)[0];
+  // In passes, each over every slice for its group of windows (the points go up once per pass).
+  const std::size_t group = passes > 1 ? windows_per_streamed_pass(C::Scalar::bits(), c, passes) : 0;
+  return pippenger_impl<C, N>(points, d_scalars, even_slices(n, chunk), stream, nullptr, opt, NoSliceWork{},
+                              group, {}, passes > 1)[0];
 }
 
 namespace {

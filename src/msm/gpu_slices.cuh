@@ -52,11 +52,19 @@ std::size_t choose_gpu_window(std::size_t n, std::size_t scalar_bits) {
 // The slice sizing (auto_chunk) reserves head/tail partials for segments of no fewer entries than this.
 constexpr std::size_t kSeg = 64;
 
+// Windows of each of a streamed MSM's `passes` (the last may have fewer).
+inline std::size_t windows_per_streamed_pass(std::size_t scalar_bits, std::size_t c, std::size_t passes) {
+  const std::size_t w = window_count(scalar_bits, c);
+  return (w + passes - 1) / std::max<std::size_t>(passes, 1);
+}
+
 // Device bytes of a sliced MSM's buckets with window c, one XYZZ point each: the buckets of every window and
-// a slice's partial sums beside them (resident passes hold less: windows_per_pass).
+// a slice's partial sums beside them; a streamed MSM in `passes` holds one pass's windows' (resident passes
+// hold less too: windows_per_pass).
 template <class C>
-std::size_t bucket_bytes(std::size_t c) {
-  return 2 * window_count(C::Scalar::bits(), c) * (std::size_t(1) << (c - 1)) * sizeof(Xyzz<C>);
+std::size_t bucket_bytes(std::size_t c, std::size_t passes = 1) {
+  return 2 * windows_per_streamed_pass(C::Scalar::bits(), c, passes) * (std::size_t(1) << (c - 1)) *
+         sizeof(Xyzz<C>);
 }
 
 // The window for n scalars with buckets of at most a quarter of `available` bytes. The fastest window for a
@@ -64,9 +72,9 @@ std::size_t bucket_bytes(std::size_t c) {
 // than a 16 GiB card has left beside the scalars, so a capped worker takes a smaller window rather than an
 // out-of-memory failure.
 template <class C>
-std::size_t fitting_window(std::size_t n, std::size_t available) {
+std::size_t fitting_window(std::size_t n, std::size_t available, std::size_t passes = 1) {
   std::size_t c = choose_gpu_window(n, C::Scalar::bits());
-  while (c > 8 && bucket_bytes<C>(c) > available / 4) --c;
+  while (c > 8 && bucket_bytes<C>(c, passes) > available / 4) --c;
   return c;
 }
 
@@ -78,8 +86,10 @@ std::size_t fitting_window(std::size_t n, std::size_t available) {
 // the buckets leave (a third for resident points, whose MSMs run beside other large buffers).
 template <class C>
 std::size_t auto_chunk(std::size_t n, std::size_t c, std::size_t available, std::size_t point_bytes = 0,
-                       double share = 1.0 / 3.0) {
-  const std::size_t w = window_count(C::Scalar::bits(), c), buckets = bucket_bytes<C>(c);
+                       double share = 1.0 / 3.0, std::size_t passes = 1) {
+  // A slice sorts the windows of one pass at a time (all of them unless a streamed MSM runs in passes).
+  const std::size_t w = windows_per_streamed_pass(C::Scalar::bits(), c, passes),
+                    buckets = bucket_bytes<C>(c, passes);
   const double budget = double(available > buckets ? available - buckets : 0) * share;
   const double per_point = double(w) * (16.0 + 2.0 * sizeof(Xyzz<C>) / double(kSeg)) + double(point_bytes);
   std::size_t chunk = std::size_t(1) << 20;
@@ -247,10 +257,25 @@ class StreamedPoints {
 // against 0.85 s resident). The proof's other buffers are allocated already; the rest is slack for the
 // bounds, the segments' partials and CUB's histograms.
 template <class C>
-std::size_t streamed_chunk(std::size_t n, std::size_t c, std::size_t available) {
+std::size_t streamed_chunk(std::size_t n, std::size_t c, std::size_t available, std::size_t passes = 1) {
   constexpr double kStreamedShare = 0.6;
-  return std::min(auto_chunk<C>(n, c, available, 2 * sizeof(ec::Affine<C>), kStreamedShare), std::size_t(1)
-                                                                                                 << 24);
+  return std::min(auto_chunk<C>(n, c, available, 2 * sizeof(ec::Affine<C>), kStreamedShare, passes),
+                  std::size_t(1) << 24);
+}
+
+// CUZK_MSM_STREAMED_PASSES, read at every dense streamed MSM (the H MSM of a streamed proof): how many passes
+// over its streamed points it makes, each for its share of the windows. One pass holds the buckets of every
+// window, which under a small VRAM limit costs the window bits (a 2^27 H MSM took c = 18, 15 windows, under
+// 16 GiB against c = 22 resident); P passes hold 1/P of them, for P times the points' transfer, which the H
+// MSM's accumulation has room to hide (12.9 GB, ~0.24 s a pass, beside ~0.9 s of compute). Unset: 1.
+inline std::size_t streamed_passes() {
+  const char* v = std::getenv("CUZK_MSM_STREAMED_PASSES");
+  if (v == nullptr || *v == '\0') return 1;
+  char* end = nullptr;
+  const unsigned long p = std::strtoul(v, &end, 10);
+  if (*v < '0' || *v > '9' || *end != '\0' || p < 1 || p > 4)
+    throw std::invalid_argument(std::string("CUZK_MSM_STREAMED_PASSES=") + v + ": expected 1 to 4");
+  return p;
 }
 
 // The window of a streamed MSM over `n_entries` scalars and `n_points` points. Every slice after the first
@@ -265,8 +290,9 @@ std::size_t streamed_chunk(std::size_t n, std::size_t c, std::size_t available) 
 // or a window in [8, 23]. Timed on an H100 (2^27 bellperson partition, bench/RESULTS.md 2026-12-07): model
 // against fitting, 2,259.5 against 2,298.0 ms under a 24 GiB limit and 2,461.7 against 2,607.6 under 16.
 template <class C>
-std::size_t streamed_window(std::size_t n_entries, std::size_t n_points, std::size_t available) {
-  const std::size_t fitting = fitting_window<C>(std::max<std::size_t>(n_entries, 1), available);
+std::size_t streamed_window(std::size_t n_entries, std::size_t n_points, std::size_t available,
+                            std::size_t passes = 1) {
+  const std::size_t fitting = fitting_window<C>(std::max<std::size_t>(n_entries, 1), available, passes);
   const char* v = std::getenv("CUZK_MSM_STREAMED_WINDOW");
   const std::string setting = v ? v : "";
   if (setting == "fitting") return fitting;
@@ -285,7 +311,7 @@ std::size_t streamed_window(std::size_t n_entries, std::size_t n_points, std::si
   std::size_t best = fitting;
   double best_cost = -1;
   for (std::size_t c = fitting; c + 4 >= fitting && c >= 8; --c) {
-    const std::size_t step = streamed_chunk<C>(n_points, c, available);
+    const std::size_t step = streamed_chunk<C>(n_points, c, available, passes);
     const std::size_t slices = (n_points + step - 1) / step;
     const double w = double(window_count(bits, c)), buckets = w * double(std::size_t(1) << (c - 1));
     const double cost =

@@ -415,6 +415,46 @@ TYPED_TEST(MsmGpuTest, StreamedWindowSettingsMatchCpu) {
     unsetenv("CUZK_MSM_STREAMED_WINDOW");
 }
 
+// A dense streamed MSM in passes (CUZK_MSM_STREAMED_PASSES): each pass uploads every slice again for its
+// windows, so with an odd count of slices a pass's first slice takes the other upload buffer than the one
+// before; every count of passes, with windows that do and do not divide among them, gives the CPU's sum, the
+// after_uploads hook fires once (after the last pass's last upload), and a malformed setting is refused.
+TYPED_TEST(MsmGpuTest, StreamedPassesMatchCpu) {
+  CUZK_REQUIRE_GPU();
+  using Cfg = TypeParam;
+  const std::size_t n = 5000;  // five slices of 1,024 points
+  const auto c = make_case<Cfg>(n, 3141);
+  auto ds = test::to_device(c.scalars);
+  const auto expect = msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n);
+  const char* saved = std::getenv("CUZK_MSM_STREAMED_PASSES");
+  const std::string restore = saved ? saved : "";
+  for (const std::size_t window : {std::size_t(0), std::size_t(8), std::size_t(13)}) {
+    for (const char* passes : {"1", "2", "3", "4"}) {
+      setenv("CUZK_MSM_STREAMED_PASSES", passes, 1);
+      msm::gpu::Options o{window, 1024};
+      int upload_calls = 0;
+      o.after_allocation = [](std::size_t) {};
+      o.after_uploads = [&](cudaEvent_t e) {
+        ++upload_calls;
+        EXPECT_NE(e, nullptr);
+      };
+      EXPECT_EQ(msm::gpu::pippenger_streamed<Cfg>(c.points.data(), ds.data(), n, nullptr, o), expect)
+          << "c = " << window << ", passes " << passes;
+      EXPECT_EQ(upload_calls, 1) << "c = " << window << ", passes " << passes;
+    }
+  }
+  for (const char* bad : {"0", "5", "x", "2x", "-1"}) {
+    setenv("CUZK_MSM_STREAMED_PASSES", bad, 1);
+    EXPECT_THROW(msm::gpu::pippenger_streamed<Cfg>(c.points.data(), ds.data(), n, nullptr, {0, 1024}),
+                 std::invalid_argument)
+        << bad;
+  }
+  if (saved)
+    setenv("CUZK_MSM_STREAMED_PASSES", restore.c_str(), 1);
+  else
+    unsetenv("CUZK_MSM_STREAMED_PASSES");
+}
+
 // Under a tight VRAM limit the window shrinks to what fits: with 2^18 others the fastest window (c = 12) has
 // 17 MB of BLS12-381 buckets, more than the whole limit here; the MSM must still run, and agree with the CPU.
 TYPED_TEST(MsmGpuTest, StreamedSplitFitsATightVramLimit) {
