@@ -92,7 +92,10 @@ class ScopedPlanCap {
 // CUZK_BENCH_VARIANTS: the plans run once per variant on the same setup, a variant being environment
 // settings read at every proof or MSM (`CUZK_MSM_STREAMED_WINDOW=fitting;CUZK_MSM_STREAMED_WINDOW=model`:
 // variants split by ';', settings within one by ','). Each is set before its runs and printed; unset: one
-// run as the environment is. So a change and its baseline are timed on one card in one call.
+// run as the environment is. So a change and its baseline are timed on one card in one call. A name one
+// variant sets goes back to its value from the environment (or unset) in the variants that do not name it:
+// otherwise a setting leaked into every variant after its own (2026-12-07: `PASSES=2;HEADS=0.5` ran the heads
+// with two passes).
 inline std::vector<std::vector<std::pair<std::string, std::string>>> variants_from_env() {
   const char* env = std::getenv("CUZK_BENCH_VARIANTS");
   if (!env || !*env) return {{}};
@@ -113,6 +116,24 @@ inline std::vector<std::vector<std::pair<std::string, std::string>>> variants_fr
       settings.emplace_back(item.substr(0, eq), item.substr(eq + 1));
     }
     out.push_back(std::move(settings));
+  }
+  std::vector<std::pair<std::string, std::string>> originals;  // every name any variant sets
+  for (const auto& v : out)
+    for (const auto& [name, value] : v) {
+      bool seen = false;
+      for (const auto& o : originals) seen = seen || o.first == name;
+      if (seen) continue;
+      const char* before = std::getenv(name.c_str());
+      originals.emplace_back(name, before ? before : "");
+    }
+  for (auto& v : out) {
+    std::vector<std::pair<std::string, std::string>> restore;
+    for (const auto& o : originals) {
+      bool named = false;
+      for (const auto& setting : v) named = named || setting.first == o.first;
+      if (!named) restore.push_back(o);
+    }
+    v.insert(v.begin(), restore.begin(), restore.end());
   }
   return out;
 }

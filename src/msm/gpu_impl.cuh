@@ -579,7 +579,7 @@ ec::Jacobian<C> pippenger_streamed(const ec::Affine<C>* h_points, const ff::BigI
   const std::size_t chunk =
       opt.max_chunk ? std::min(n, opt.max_chunk) : streamed_chunk<C>(n, c, available, passes);
   opt.window_bits = c;
-  StreamedPoints<C> points(h_points, chunk);
+  StreamedPoints<C> points(h_points, chunk, stream);
   // In passes, each over every slice for its group of windows (the points go up once per pass).
   const std::size_t group = passes > 1 ? windows_per_streamed_pass(C::Scalar::bits(), c, passes) : 0;
   return pippenger_impl<C, N>(points, d_scalars, even_slices(n, chunk), stream, nullptr, opt, NoSliceWork{},
@@ -669,7 +669,7 @@ ec::Jacobian<C> split_streamed(const ec::Affine<C>* h_points, std::size_t n_poin
         {others_at[s], others_at[s + 1] - others_at[s], s * step, std::min(step, n_points - s * step)});
   SliceOnes<C> ones(d_ones, slice_bounds(d_ones, n_ones, step, count, stream), stream);
   opt.window_bits = c;
-  StreamedPoints<C> points(h_points, step, head);
+  StreamedPoints<C> points(h_points, step, stream, head);
   ec::Jacobian<C> acc = pippenger_impl<C, N>(points, d_scalars, slices, stream, d_others, opt, ones)[0];
   return acc + ones.sum(stream);
 }

@@ -198,13 +198,32 @@ struct NoSliceWork {
 // (the `uploaded` event). Waiting on an event never recorded is a no-op, which covers the first two.
 // Points within `head` (already on the device) are read there: a slice inside it uploads nothing, a slice
 // across its end copies the head's part on the device and uploads the rest.
+// The two buffers are stream-ordered on the MSM's stream: a cudaFree at the MSM's end waited for all work on
+// the device, and so held the MSM's end until a copy another stream had queued meanwhile (the next query's
+// head) was done (an H100 trace: the MSM during which a head went up grew by what the next one saved).
 template <class C>
 class StreamedPoints {
  public:
-  StreamedPoints(const ec::Affine<C>* h_points, std::size_t chunk, DeviceHead<C> head = {})
+  StreamedPoints(const ec::Affine<C>* h_points, std::size_t chunk, cudaStream_t stream,
+                 DeviceHead<C> head = {})
       : host_(h_points),
         head_(head),
-        buffers_{cuda::DeviceBuffer<ec::Affine<C>>(chunk), cuda::DeviceBuffer<ec::Affine<C>>(chunk)} {}
+        stream_(stream),
+        buffers_{cuda::DeviceBuffer<ec::Affine<C>>(chunk, stream),
+                 cuda::DeviceBuffer<ec::Affine<C>>(chunk, stream)} {
+    // The copy stream writes the buffers only once they are allocated in the MSM stream's order.
+    cuda::Event allocated(false);
+    allocated.record(stream_);
+    allocated.make_wait(copy_.get());
+  }
+  // The buffers are freed in the MSM stream's order: after every copy into them, too (on an error path a
+  // copy may still be queued that no accumulation waited for).
+  ~StreamedPoints() {
+    if (cudaEventRecord(copies_done_.get(), copy_.get()) == cudaSuccess)
+      (void)cudaStreamWaitEvent(stream_, copies_done_.get(), 0);
+  }
+  StreamedPoints(const StreamedPoints&) = delete;
+  StreamedPoints& operator=(const StreamedPoints&) = delete;
 
   void prefetch(std::size_t slice, std::size_t begin, std::size_t count) {
     const std::size_t b = slice % 2;
@@ -243,11 +262,13 @@ class StreamedPoints {
  private:
   const ec::Affine<C>* host_;
   DeviceHead<C> head_;
+  cudaStream_t stream_;
   bool in_head_[2] = {false, false};  // per buffer: its slice is read from the head
   cuda::DeviceBuffer<ec::Affine<C>> buffers_[2];
   cuda::Stream copy_;
   cuda::Event uploaded_[2] = {cuda::Event(false), cuda::Event(false)};
   cuda::Event released_[2] = {cuda::Event(false), cuda::Event(false)};
+  cuda::Event copies_done_{false};
 };
 
 // Slice size for streamed points: two upload buffers of a slice's points come on top of the sort arrays, and
