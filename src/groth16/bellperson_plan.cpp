@@ -120,4 +120,8 @@ double streamed_b_head_share() {
   return share_from_env("CUZK_STREAMED_B_HEAD", kStreamedBHeadShare);
 }
 
+double streamed_b2_head_share() {
+  return share_from_env("CUZK_STREAMED_B2_HEAD", kStreamedB2HeadShare);
+}
+
 }  // namespace cuzk::groth16::bellperson

@@ -55,16 +55,22 @@ inline constexpr double kStreamedHeadShare = 0.5;
 double streamed_head_share();
 
 // CUZK_STREAMED_L_HEAD, the L query head's share, read and checked as CUZK_STREAMED_HEAD; unset:
-// kStreamedLHeadShare, off. Timed on an H100 (2^27 partition, bench/RESULTS.md 2026-12-07): started with the A
+// kStreamedLHeadShare. Timed on an H100 (2^27 partition, bench/RESULTS.md 2026-12-07): started with the A
 // query's MSM, 0.5 made 24 GiB 2,229.5 → 2,267.0 ms (its copy shared the bus with A's slices); queued after
-// A's last upload, 2,235.1 → 2,236.2 (A +47 ms, L −43: the A query's MSM ends only once the head is up).
-inline constexpr double kStreamedLHeadShare = 0.0;
+// A's last upload, 2,235.1 → 2,236.2 (A +47 ms, L −43: the A query's MSM ended only once the head was up,
+// because its streamed points' buffers were freed by cudaFree, which waits for every stream). With those
+// buffers stream-ordered: off / 0.5 gave 2,224.2 / 2,204.2 under 24 GiB and 2,466.8 / 2,411.4 under 16.
+inline constexpr double kStreamedLHeadShare = 0.5;
 double streamed_l_head_share();
 
-// CUZK_STREAMED_B_HEAD, the share of both B query heads, read and checked as CUZK_STREAMED_HEAD; unset:
-// kStreamedBHeadShare, off: timed as the L head (same call, 24 GiB with the L head at 0.5: 2,236.2 → 2,261.8
-// ms; B G1 +57 ms, B G2 −49).
+// CUZK_STREAMED_B_HEAD, the share of the B query's G1 head (uploaded during the L query's MSM), and
+// CUZK_STREAMED_B2_HEAD, its G2 head's (during the B query's G1 MSM), read and checked as CUZK_STREAMED_HEAD;
+// unset: off. Timed together at 0.5 beside the L head at 0.5 (H100, 2026-12-07, stream-ordered MSM buffers):
+// 24 GiB 2,204.2 → 2,243.9 ms, the B G1 MSM 64.6 → 31.0 but the B G2 MSM 141.0 → 209.8 (its head cannot go up
+// in the ~30 ms of the B G1 MSM, and holds the room its own MSM would have); the G1 head alone not yet timed.
 inline constexpr double kStreamedBHeadShare = 0.0;
 double streamed_b_head_share();
+inline constexpr double kStreamedB2HeadShare = 0.0;
+double streamed_b2_head_share();
 
 }  // namespace cuzk::groth16::bellperson

@@ -324,7 +324,7 @@ Proof<Curve> prove(const io::bellperson::Params& p, const ResidentKey& key, cons
   // The L and B queries' heads, each during the MSM before it (witness_side_streamed).
   WitnessHeadShares head_shares;
   if (!pts && k.plan == Plan::kStreamed) {
-    head_shares = {streamed_l_head_share(), streamed_b_head_share()};
+    head_shares = {streamed_l_head_share(), streamed_b_head_share(), streamed_b2_head_share()};
     const double share = streamed_head_share();
     if (share > 0)
       h_options.after_allocation = [&, share, free_before = cuda::vram_available(),

@@ -323,10 +323,10 @@ WitnessSums witness_side_whole(const io::bellperson::Params& p, DeviceWitness& d
   {
     StageTimer t(timings, "msm_b1");
     msm::gpu::Options options;
-    if (shares.b > 0 && n_b > 0)
+    if (shares.b2 > 0 && n_b > 0)
       b2_head.hook(
           options, p.b_g2.data(), b1_head.bytes(),
-          [&p, n_b, share = shares.b](HeadRoom room) {
+          [&p, n_b, share = shares.b2](HeadRoom room) {
             return std::min(n_b, streamed_b_head_points(p, room.free_now, room.freed_later, share, true));
           },
           stream);

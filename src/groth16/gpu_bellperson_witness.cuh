@@ -101,7 +101,7 @@ struct WitnessSums {
 // `head_shares` (whole queries only; 0: none): the shares of the room each MSM leaves that the next query's
 // first points take (the L query's during the A query's MSM, the B query's during L's and B's G1 MSM).
 struct WitnessHeadShares {
-  double l = 0, b = 0;  // streamed_l_head_share, streamed_b_head_share
+  double l = 0, b = 0, b2 = 0;  // streamed_l_head_share, streamed_b_head_share, streamed_b2_head_share
 };
 WitnessSums witness_side_streamed(const io::bellperson::Params& p, const Assignment& w, WitnessUpload& upload,
                                   std::size_t chunk, cudaStream_t stream, StageTimings* timings,

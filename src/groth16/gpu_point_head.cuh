@@ -95,10 +95,10 @@ void try_start_head(std::optional<PointHeadUpload<C>>& head, const ec::Affine<C>
 // still allocates left free (Options::after_allocation), its copy queued after that MSM's last upload
 // (Options::after_uploads), so that it takes the bus only once the MSM no longer needs it: started with the
 // MSM's allocation it shared the bus with the MSM's own slices and cost that MSM more than it saved the next.
-// Even so the MSM ends only once the head is up (its GPU phases no slower, its end later by the copy), so a
-// head has so far moved bus time from one MSM to the next rather than hidden it (bench/RESULTS.md,
-// 2026-12-07); the shares that use this are off by default. Stays where it is while the MSM runs (the hooks
-// point to it).
+// (The MSM used to end only once the head was up: its streamed points' buffers were freed by cudaFree, which
+// waits for every stream; they are stream-ordered now, bench/RESULTS.md 2026-12-07.) The L query's head is on
+// by default, the B query's off (bellperson_plan.hpp). Stays where it is while the MSM runs (the hooks point
+// to it).
 template <class C>
 class NextHead {
  public:

@@ -155,9 +155,9 @@ TEST(BellpersonGpu, CGoesUpWithAndWithoutRoomForAThirdBuffer) {
 
 // The streamed plan uploads the A query's first points during the H MSM (CUZK_STREAMED_HEAD), the L query's
 // during the A query's MSM (CUZK_STREAMED_L_HEAD) and the B query's G1 and G2 points during the L and B G1
-// MSMs (CUZK_STREAMED_B_HEAD): none, part of the query (its slices straddling the head's end), or all of it,
-// each head alone and all of them; each gives the CPU's bytes and leaves no device memory behind. A share
-// outside (0, 1] is refused.
+// MSMs (CUZK_STREAMED_B_HEAD, CUZK_STREAMED_B2_HEAD, set together here): none, part of the query (its slices
+// straddling the head's end), or all of it, each head alone and all of them; each gives the CPU's bytes and
+// leaves no device memory behind. A share outside (0, 1] is refused.
 TEST(BellpersonGpu, StreamedProofsWithAndWithoutQueryHeads) {
   CUZK_REQUIRE_GPU();
   using groth16::gpu::Plan;
@@ -180,10 +180,12 @@ TEST(BellpersonGpu, StreamedProofsWithAndWithoutQueryHeads) {
     ::setenv("CUZK_STREAMED_HEAD", a, 1);
     ::setenv("CUZK_STREAMED_L_HEAD", l, 1);
     ::setenv("CUZK_STREAMED_B_HEAD", b, 1);
+    ::setenv("CUZK_STREAMED_B2_HEAD", b, 1);
     EXPECT_EQ(gpu::prove(params, key, w, r, s, stream.get()), expected) << a << " " << l << " " << b;
     EXPECT_EQ(cuda::vram_usage(0).in_use, before) << a << " " << l << " " << b;
   }
-  for (const char* name : {"CUZK_STREAMED_HEAD", "CUZK_STREAMED_L_HEAD", "CUZK_STREAMED_B_HEAD"}) {
+  for (const char* name :
+       {"CUZK_STREAMED_HEAD", "CUZK_STREAMED_L_HEAD", "CUZK_STREAMED_B_HEAD", "CUZK_STREAMED_B2_HEAD"}) {
     ::setenv(name, "2", 1);
     EXPECT_THROW(gpu::prove(params, key, w, r, s, stream.get()), std::invalid_argument) << name;
     ::unsetenv(name);

@@ -271,14 +271,15 @@ TEST(GpuPlan, StreamedBHeadsLeaveTheBQueryItsRoom) {
   EXPECT_EQ(bp::streamed_b_head_points(p, 100 * GiB, 100 * GiB, 1.0, true), 33'000'000u);
 }
 
-// CUZK_STREAMED_HEAD, CUZK_STREAMED_L_HEAD and CUZK_STREAMED_B_HEAD: unset takes the default, "off" none, a
-// share in (0, 1] that share; anything else is refused, naming the variable.
+// CUZK_STREAMED_HEAD, CUZK_STREAMED_L_HEAD, CUZK_STREAMED_B_HEAD and CUZK_STREAMED_B2_HEAD: unset takes the
+// default, "off" none, a share in (0, 1] that share; anything else is refused, naming the variable.
 TEST(GpuPlan, StreamedHeadSharesFromTheEnvironment) {
   namespace bp = groth16::bellperson;
   const std::tuple<const char*, double (*)(), double> knobs[] = {
       {"CUZK_STREAMED_HEAD", bp::streamed_head_share, bp::kStreamedHeadShare},
       {"CUZK_STREAMED_L_HEAD", bp::streamed_l_head_share, bp::kStreamedLHeadShare},
-      {"CUZK_STREAMED_B_HEAD", bp::streamed_b_head_share, bp::kStreamedBHeadShare}};
+      {"CUZK_STREAMED_B_HEAD", bp::streamed_b_head_share, bp::kStreamedBHeadShare},
+      {"CUZK_STREAMED_B2_HEAD", bp::streamed_b2_head_share, bp::kStreamedB2HeadShare}};
   for (const auto& [name, share, fallback] : knobs) {
     ::unsetenv(name);
     EXPECT_EQ(share(), fallback);
