@@ -287,10 +287,11 @@ std::size_t streamed_chunk(std::size_t n, std::size_t c, std::size_t available, 
 // CUZK_MSM_STREAMED_PASSES, read at every dense streamed MSM (the H MSM of a streamed proof): how many passes
 // over its streamed points it makes, each for its share of the windows. One pass holds the buckets of every
 // window, which under a small VRAM limit costs the window bits (a 2^27 H MSM took c = 18, 15 windows, under
-// 16 GiB against c = 22 resident); P passes hold 1/P of them, for P times the points' transfer (12.9 GB, ~0.24
-// s a pass, beside ~0.9 s of compute). Timed on an H100 (bench/RESULTS.md 2026-12-07): under 16 GiB two passes
-// gave c = 20 (accumulation −72 ms) and lost it to the second upload's wait on the bus, which the A query's
-// head and [inputs, aux] share during the H MSM, and to larger merges: level; under 24 GiB +76 ms. Unset: 1.
+// 16 GiB against c = 22 resident); P passes hold 1/P of them, for P times the points' transfer (12.9 GB,
+// ~0.24 s a pass, beside ~0.9 s of compute). Timed on an H100 (bench/RESULTS.md 2026-12-07): under 16 GiB two
+// passes gave c = 20 (accumulation −72 ms) and lost it to the second upload's wait on the bus, which the A
+// query's head and [inputs, aux] share during the H MSM, and to larger merges: level; under 24 GiB +76 ms.
+// Unset: 1.
 inline std::size_t streamed_passes() {
   const char* v = std::getenv("CUZK_MSM_STREAMED_PASSES");
   if (v == nullptr || *v == '\0') return 1;
