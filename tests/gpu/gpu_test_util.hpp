@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "cuda/device.hpp"
@@ -41,6 +44,28 @@ cuda::DeviceBuffer<T> to_device(const std::vector<T>& host) {
   d.upload(host.data(), host.size(), nullptr);
   return d;
 }
+
+// An environment variable a test sets (set(value)), given back its earlier value (or unset) when the test
+// ends.
+class ScopedEnv {
+ public:
+  explicit ScopedEnv(std::string name) : name_(std::move(name)) {
+    if (const char* v = std::getenv(name_.c_str())) saved_ = v;
+  }
+  ~ScopedEnv() {
+    if (saved_)
+      ::setenv(name_.c_str(), saved_->c_str(), 1);
+    else
+      ::unsetenv(name_.c_str());
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+  void set(const char* value) { ::setenv(name_.c_str(), value, 1); }
+
+ private:
+  std::string name_;
+  std::optional<std::string> saved_;
+};
 
 template <class T>
 std::vector<T> to_host(const cuda::DeviceBuffer<T>& d) {

@@ -391,11 +391,10 @@ TYPED_TEST(MsmGpuTest, StreamedWindowSettingsMatchCpu) {
   auto d_ones = test::to_device(ones);
   auto d_others = test::to_device(others);
   const auto expect = msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n);
-  const char* saved = std::getenv("CUZK_MSM_STREAMED_WINDOW");
-  const std::string restore = saved ? saved : "";
+  test::ScopedEnv window("CUZK_MSM_STREAMED_WINDOW");
   const msm::gpu::Options sliced{0, 1024};
   for (const char* setting : {"", "model", "fitting", "8", "13"}) {
-    setenv("CUZK_MSM_STREAMED_WINDOW", setting, 1);
+    window.set(setting);
     EXPECT_EQ(msm::gpu::pippenger_streamed<Cfg>(c.points.data(), ds.data(), n, nullptr, sliced), expect)
         << "'" << setting << "'";
     EXPECT_EQ(msm::gpu::split_streamed<Cfg>(c.points.data(), n, ds.data(), d_ones.data(), ones.size(),
@@ -404,15 +403,11 @@ TYPED_TEST(MsmGpuTest, StreamedWindowSettingsMatchCpu) {
         << "split, '" << setting << "'";
   }
   for (const char* bad : {"7", "24", "x", "12x", "-9"}) {
-    setenv("CUZK_MSM_STREAMED_WINDOW", bad, 1);
+    window.set(bad);
     EXPECT_THROW(msm::gpu::pippenger_streamed<Cfg>(c.points.data(), ds.data(), n, nullptr, sliced),
                  std::invalid_argument)
         << bad;
   }
-  if (saved)
-    setenv("CUZK_MSM_STREAMED_WINDOW", restore.c_str(), 1);
-  else
-    unsetenv("CUZK_MSM_STREAMED_WINDOW");
 }
 
 // A dense streamed MSM in passes (CUZK_MSM_STREAMED_PASSES): each pass uploads every slice again for its
@@ -426,11 +421,10 @@ TYPED_TEST(MsmGpuTest, StreamedPassesMatchCpu) {
   const auto c = make_case<Cfg>(n, 3141);
   auto ds = test::to_device(c.scalars);
   const auto expect = msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n);
-  const char* saved = std::getenv("CUZK_MSM_STREAMED_PASSES");
-  const std::string restore = saved ? saved : "";
+  test::ScopedEnv passes_env("CUZK_MSM_STREAMED_PASSES");
   for (const std::size_t window : {std::size_t(0), std::size_t(8), std::size_t(13)}) {
     for (const char* passes : {"1", "2", "3", "4"}) {
-      setenv("CUZK_MSM_STREAMED_PASSES", passes, 1);
+      passes_env.set(passes);
       msm::gpu::Options o{window, 1024};
       int upload_calls = 0;
       o.after_allocation = [](std::size_t) {};
@@ -444,15 +438,11 @@ TYPED_TEST(MsmGpuTest, StreamedPassesMatchCpu) {
     }
   }
   for (const char* bad : {"0", "5", "x", "2x", "-1"}) {
-    setenv("CUZK_MSM_STREAMED_PASSES", bad, 1);
+    passes_env.set(bad);
     EXPECT_THROW(msm::gpu::pippenger_streamed<Cfg>(c.points.data(), ds.data(), n, nullptr, {0, 1024}),
                  std::invalid_argument)
         << bad;
   }
-  if (saved)
-    setenv("CUZK_MSM_STREAMED_PASSES", restore.c_str(), 1);
-  else
-    unsetenv("CUZK_MSM_STREAMED_PASSES");
 }
 
 // Under a tight VRAM limit the window shrinks to what fits: with 2^18 others the fastest window (c = 12) has
@@ -499,18 +489,16 @@ TEST(MsmGpuAdditionForms, EveryFormMatchesCpu) {
   auto dp = test::to_device(c.points);
   auto ds = test::to_device(c.scalars);
   const auto expect = msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n);
-  struct EnvRestore {
-    ~EnvRestore() { unsetenv("CUZK_MSM_ADD"); }
-  } restore;
+  test::ScopedEnv add_form("CUZK_MSM_ADD");
   for (const char* form : {"lazy", "field", "fp64-lazy", "int", "int-lazy"}) {
-    setenv("CUZK_MSM_ADD", form, 1);
+    add_form.set(form);
     EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr), expect) << form;
     EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr, nullptr, {11, n / 3 + 1}), expect)
         << form << ", window groups";
     EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr, nullptr, {9, n / 40 + 1}), expect)
         << form << ", sliced";
   }
-  setenv("CUZK_MSM_ADD", "fast", 1);
+  add_form.set("fast");
   EXPECT_THROW(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr), std::invalid_argument);
 }
 
