@@ -67,6 +67,18 @@ CircuitConfig read_config(const std::filesystem::path& file, const std::string& 
   return c;
 }
 
+// Runs a key reader, naming the circuit in its format and key-image errors (the reader knows only the file).
+template <class Read>
+void reading_key_of(const std::string& id, Read&& read) {
+  try {
+    read();
+  } catch (const io::FormatError& e) {
+    throw RepositoryError("circuit '" + id + "': " + e.what());
+  } catch (const io::key_image::ImageError& e) {
+    throw RepositoryError("circuit '" + id + "': " + e.what());
+  }
+}
+
 }  // namespace
 
 Repository::Repository(std::filesystem::path root, std::size_t host_budget_bytes)
@@ -195,7 +207,7 @@ std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
   if (circuit->config.kind == "bellperson") {
     if (!has_params)
       throw RepositoryError("circuit '" + id + "': kind \"bellperson\" needs " + params.string());
-    try {
+    reading_key_of(id, [&] {
       using Params = io::bellperson::Params;
       auto p = load_key<Params>(*circuit, params, [&](io::ArraySource* arrays) {
         return io::bellperson::read_params(params.string(), false, vk_only, arrays);
@@ -203,16 +215,12 @@ std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
       circuit->curve = io::CurveId::bls12_381;
       circuit->bytes = key_bytes(p);
       circuit->key = std::move(p);
-    } catch (const io::FormatError& e) {
-      throw RepositoryError("circuit '" + id + "': " + e.what());
-    } catch (const io::key_image::ImageError& e) {
-      throw RepositoryError("circuit '" + id + "': " + e.what());
-    }
+    });
     pin(*circuit);
     return circuit;
   }
   if (!has_zkey) throw RepositoryError("circuit '" + id + "': kind \"groth16\" needs " + zkey.string());
-  try {
+  reading_key_of(id, [&] {
     circuit->curve = mapped ? mapped->curve : zkey_curve(id, zkey, vk_only);
     io::with_curve(circuit->curve, [&]<class C>() {
       auto pk = load_key<groth16::ProvingKey<C>>(*circuit, zkey, [&](io::ArraySource* arrays) {
@@ -223,11 +231,7 @@ std::shared_ptr<const Circuit> Repository::load(const std::string& id) {
       circuit->bytes = key_bytes(pk);
       circuit->key = std::move(pk);
     });
-  } catch (const io::FormatError& e) {
-    throw RepositoryError("circuit '" + id + "': " + e.what());
-  } catch (const io::key_image::ImageError& e) {
-    throw RepositoryError("circuit '" + id + "': " + e.what());
-  }
+  });
   pin(*circuit);
   return circuit;
 }

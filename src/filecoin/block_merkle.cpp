@@ -47,19 +47,7 @@ const Fr& BlockMerkleTree::node(unsigned level, std::uint64_t position) const {
 
 MerklePath BlockMerkleTree::path(std::uint64_t leaf) const {
   if (leaf >= leaves_) throw std::out_of_range("block tree: no such leaf");
-  MerklePath p;
-  std::uint64_t position = leaf;
-  for (unsigned level = 0; level < arities_.size(); ++level) {
-    const unsigned arity = arities_[level];
-    MerklePath::Level step;
-    step.index = static_cast<std::uint32_t>(position % arity);
-    const std::uint64_t first = position - step.index;
-    for (unsigned c = 0; c < arity; ++c)
-      if (c != step.index) step.siblings.push_back(node(level, first + c));
-    p.levels.push_back(std::move(step));
-    position /= arity;
-  }
-  return p;
+  return merkle_path_of(arities_, leaf, [this](unsigned level, std::uint64_t at) { return node(level, at); });
 }
 
 }  // namespace cuzk::filecoin

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "filecoin/porep_params.hpp"
@@ -28,6 +29,25 @@ struct MerklePath {
   };
   std::vector<Level> levels;
 };
+
+// The path of `leaf` in a tree of these arities (leaf level first), reading each sibling through
+// node_at(level, position): how every tree that hands out paths (the test-data trees) walks up.
+template <class NodeAt>
+MerklePath merkle_path_of(std::span<const unsigned> arities, std::uint64_t leaf, NodeAt&& node_at) {
+  MerklePath path;
+  std::uint64_t position = leaf;
+  for (unsigned level = 0; level < arities.size(); ++level) {
+    const unsigned arity = arities[level];
+    MerklePath::Level step;
+    step.index = static_cast<std::uint32_t>(position % arity);
+    const std::uint64_t first = position - step.index;
+    for (unsigned c = 0; c < arity; ++c)
+      if (c != step.index) step.siblings.push_back(node_at(level, first + c));
+    path.levels.push_back(std::move(step));
+    position /= arity;
+  }
+  return path;
+}
 
 // A node's column: its label in each layer (row 0 = layer 1), and the path of the column's hash in tree C.
 struct ColumnProof {

@@ -65,19 +65,8 @@ MerklePath SparseMerkleTree::path(std::uint64_t index) const {
   if (!built_) throw std::logic_error("sparse Merkle tree: path before build");
   if (!known_leaves_.count(index))
     throw std::invalid_argument("sparse Merkle tree: leaf " + std::to_string(index) + " is not a known leaf");
-  MerklePath path;
-  std::uint64_t position = index;
-  for (unsigned level = 0; level < arities_.size(); ++level) {
-    const unsigned arity = arities_[level];
-    MerklePath::Level step;
-    step.index = static_cast<std::uint32_t>(position % arity);
-    const std::uint64_t first = position - step.index;
-    for (unsigned j = 0; j < arity; ++j)
-      if (j != step.index) step.siblings.push_back(node(level, first + j));
-    path.levels.push_back(std::move(step));
-    position /= arity;
-  }
-  return path;
+  return merkle_path_of(arities_, index,
+                        [this](unsigned level, std::uint64_t at) { return node(level, at); });
 }
 
 }  // namespace cuzk::filecoin
