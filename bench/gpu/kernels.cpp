@@ -83,9 +83,9 @@ std::vector<std::size_t> msm_windows() {
   return windows;
 }
 
-// The BLS12-381 G1 accumulation's arithmetic forms to compare in one run (msm/gpu_lazy_add.cuh):
-// CUZK_BENCH_MSM_ADDS=lazy,field,fp64-lazy,int,int-lazy gives a row per form (each set as CUZK_MSM_ADD
-// for its row); unset, the one CUZK_MSM_ADD names (or the default) alone.
+// The BLS12-381 accumulation's arithmetic forms to compare in one run (msm/gpu_lazy_add.cuh):
+// CUZK_BENCH_MSM_ADDS=lazy,field,fp64-lazy,int,int-lazy gives a row per form (each set as CUZK_MSM_ADD for
+// G1's rows, CUZK_MSM_ADD_G2 for G2's); unset, the one the variable names (or the default) alone.
 std::vector<std::string> msm_add_forms() {
   return env_list("CUZK_BENCH_MSM_ADDS");
 }
@@ -114,12 +114,14 @@ void bench_msm(const char* name, std::vector<int> logs, int reps, cudaStream_t s
   for (int lg : logs) {
     const std::size_t n = std::size_t(1) << lg;
     std::vector<std::string> forms;
-    if constexpr (std::is_same_v<Cfg, Bls12_381::G1Cfg>) forms = msm_add_forms();
+    constexpr bool g2 = std::is_same_v<Cfg, Bls12_381::G2Cfg>;
+    if constexpr (g2 || std::is_same_v<Cfg, Bls12_381::G1Cfg>) forms = msm_add_forms();
     if (forms.empty()) forms.push_back("");  // as the environment has it
-    const char* before = std::getenv("CUZK_MSM_ADD");
+    const char* variable = g2 ? "CUZK_MSM_ADD_G2" : "CUZK_MSM_ADD";
+    const char* before = std::getenv(variable);
     const std::string saved = before ? before : "";
     for (const std::string& form : forms) {
-      if (!form.empty()) setenv("CUZK_MSM_ADD", form.c_str(), 1);
+      if (!form.empty()) setenv(variable, form.c_str(), 1);
       for (const std::size_t c : msm_windows()) {
         msm::gpu::Options o = msm_options();
         o.window_bits = c;
@@ -133,9 +135,9 @@ void bench_msm(const char* name, std::vector<int> logs, int reps, cudaStream_t s
       }
     }
     if (saved.empty())
-      unsetenv("CUZK_MSM_ADD");
+      unsetenv(variable);
     else
-      setenv("CUZK_MSM_ADD", saved.c_str(), 1);
+      setenv(variable, saved.c_str(), 1);
   }
 }
 

@@ -339,7 +339,7 @@ std::vector<ec::Jacobian<C>> pippenger_impl(Points&& points, const ff::BigInt<N>
   // Bits of every window's keys (and the sentinel) at once: the sort's work space is sized for them.
   const int key_bits = std::max(1, static_cast<int>(std::bit_width(nb)));
 
-  const AddForm add_form = add_form_from_env();
+  const AddForm add_form = add_form_from_env<C>();
   cuda::PhaseTimer trace("CUZK_MSM_TRACE", stream);
   // opt.after_uploads fires once the last slice's upload is queued, but never before opt.after_allocation
   // (with one slice that upload is queued first), so that a caller may size what it starts by the room left.

@@ -1,12 +1,14 @@
-// The arithmetic of the bucket accumulation's mixed addition of a BLS12-381 G1 point (issue 31), chosen at
-// run time with CUZK_MSM_ADD so that one build measures the forms side by side (bench/RESULTS.md, "Lazy
-// reduction in the bucket accumulation"):
-//   lazy       (the default) values kept below 2p, as the ZPrize MSMs keep them: no final subtraction after
+// The arithmetic of the bucket accumulation's mixed addition of a BLS12-381 point (issue 31), chosen at run
+// time so that one build measures the forms side by side (bench/RESULTS.md, "Lazy reduction in the bucket
+// accumulation"): CUZK_MSM_ADD for G1, CUZK_MSM_ADD_G2 for G2 (over Fp2 = Fp[u]/(u² + 1), each Fp2 product
+// three base-field products by Karatsuba):
+//   lazy       (G1's default) values kept below 2p, as the ZPrize MSMs keep them: no final subtraction after
 //              a product (its result is below 2p for factors below 2p because 4p < R = 2^384), sums and
 //              differences reduced by 2p, zero is 0 or p; the products on the pipe the field type uses (FP64
 //              where that pipe is full rate: Hopper, B200; else the integer pipe). H100, 2^27 points: 857.6 →
 //              831.6 ms with FP64 products, 1,128.6 → 1,119.9 ms with integer ones.
-//   field      the field type's operations: every product, sum and difference reduced below p.
+//   field      (G2's default) the field type's operations: every product, sum and difference reduced below p;
+//              for G2 the Fp2 products on the integer pipe (ff/fp2.hpp says why).
 //   fp64-lazy  lazy with FP64-pipe products on any GPU.
 //   int        the field type's reduced arithmetic with integer-pipe products (what a consumer card runs).
 //   int-lazy   lazy with integer-pipe products.
@@ -15,7 +17,7 @@
 // `int-lazy9`): 20 % slower than int-lazy at 2^27 (1,350 against 1,120 ms), the four-operand called product
 // costing the kernel occupancy; it was removed.
 // The bucket sums leave the kernel reduced below p whatever the form, so nothing after the accumulation
-// changes. Other groups (G2, BN254) always use the field type.
+// changes. Other groups (BN254) always use the field type.
 #pragma once
 
 #include <cstdlib>
@@ -35,27 +37,39 @@ namespace cuzk::msm::gpu {
 
 enum class AddForm { kLazy, kField, kFp64Lazy, kInt, kIntLazy };
 
-// The groups that have the other forms: a 6-word prime base field.
+// The groups that have the other forms: BLS12-381's, whose base field is a 6-word prime field or its
+// quadratic extension.
 template <class C>
-inline constexpr bool kHasAddForms = std::is_same_v<C, ec::bls12_381::G1Cfg>;
+inline constexpr bool kHasAddForms =
+    std::is_same_v<C, ec::bls12_381::G1Cfg> || std::is_same_v<C, ec::bls12_381::G2Cfg>;
+template <class C>
+inline constexpr bool kIsG2 = std::is_same_v<C, ec::bls12_381::G2Cfg>;
 
-// Each form's name in CUZK_MSM_ADD (the first is the default).
+// The variable that picks a group's form, and the form when it is unset.
+template <class C>
+inline constexpr const char* kAddFormVariable = kIsG2<C> ? "CUZK_MSM_ADD_G2" : "CUZK_MSM_ADD";
+template <class C>
+inline constexpr AddForm kDefaultAddForm = kIsG2<C> ? AddForm::kField : AddForm::kLazy;
+
+// Each form's name in CUZK_MSM_ADD and CUZK_MSM_ADD_G2.
 inline constexpr std::pair<const char*, AddForm> kAddFormNames[] = {{"lazy", AddForm::kLazy},
                                                                     {"field", AddForm::kField},
                                                                     {"fp64-lazy", AddForm::kFp64Lazy},
                                                                     {"int", AddForm::kInt},
                                                                     {"int-lazy", AddForm::kIntLazy}};
 
-// CUZK_MSM_ADD, read at every MSM (a test or benchmark may change it between calls); unknown names throw.
+// Group C's form from its variable, read at every MSM (a test or benchmark may change it between calls);
+// unknown names throw.
+template <class C>
 inline AddForm add_form_from_env() {
-  const char* v = std::getenv("CUZK_MSM_ADD");
-  if (!v || !*v) return kAddFormNames[0].second;
+  const char* v = std::getenv(kAddFormVariable<C>);
+  if (!v || !*v) return kDefaultAddForm<C>;
   std::string known;
   for (const auto& [name, form] : kAddFormNames) {
     if (!std::strcmp(v, name)) return form;
     known += known.empty() ? name : std::string(", ") + name;
   }
-  throw std::invalid_argument(std::string("CUZK_MSM_ADD=") + v + ": expected one of " + known);
+  throw std::invalid_argument(std::string(kAddFormVariable<C>) + "=" + v + ": expected one of " + known);
 }
 
 inline const char* add_form_name(AddForm form) {
@@ -157,31 +171,84 @@ struct Arith {
   }
 };
 
+// An Fp2 = Fp[u]/(u² + 1) element in Form's arithmetic: each coordinate as Arith keeps it (below p, or below
+// 2p when lazy). A product is three base products (Karatsuba); the sums fed to them are reduced by the bound
+// first, so every factor is below it.
+struct Int2 {
+  Int c0, c1;
+};
+
+template <class Params, AddForm Form>
+struct Arith2 {
+  using B = Arith<Params, Form>;
+  __device__ static Int2 add(const Int2& a, const Int2& b) {
+    return {B::add(a.c0, b.c0), B::add(a.c1, b.c1)};
+  }
+  __device__ static Int2 sub(const Int2& a, const Int2& b) {
+    return {B::sub(a.c0, b.c0), B::sub(a.c1, b.c1)};
+  }
+  __device__ static Int2 mul(const Int2& a, const Int2& b) {
+    const Int v0 = B::mul(a.c0, b.c0), v1 = B::mul(a.c1, b.c1);
+    const Int s = B::mul(B::add(a.c0, a.c1), B::add(b.c0, b.c1));
+    return {B::sub(v0, v1), B::sub(B::sub(s, v0), v1)};
+  }
+  // (a + bu)² = (a + b)(a − b) + 2ab·u: two base products.
+  __device__ static Int2 sqr(const Int2& a) {
+    const Int m = B::mul(a.c0, a.c1);
+    return {B::mul(B::add(a.c0, a.c1), B::sub(a.c0, a.c1)), B::add(m, m)};
+  }
+  __device__ static bool is_zero(const Int2& a) { return B::is_zero(a.c0) && B::is_zero(a.c1); }
+  __device__ static Int2 canonical(const Int2& a) { return {B::canonical(a.c0), B::canonical(a.c1)}; }
+};
+
 }  // namespace lazy
+
+// Form's arithmetic on the group's field F, and the conversions between F and the form's elements.
+template <class F, AddForm Form, bool kExtension = requires {
+  typename F::Base;
+}
+> struct FormOps;
+
+template <class F, AddForm Form>
+struct FormOps<F, Form, false> : lazy::Arith<typename F::params, Form> {
+  using Elem = lazy::Int;
+  __device__ static Elem of(const F& a) { return a.raw(); }
+  __device__ static F field(const Elem& a) { return F::from_raw(FormOps::canonical(a)); }
+};
+
+template <class F, AddForm Form>
+struct FormOps<F, Form, true> : lazy::Arith2<typename F::Base::params, Form> {
+  using Elem = lazy::Int2;
+  __device__ static Elem of(const F& a) { return {a.c0.raw(), a.c1.raw()}; }
+  __device__ static F field(const Elem& a) {
+    const Elem r = FormOps::canonical(a);
+    return {F::Base::from_raw(r.c0), F::Base::from_raw(r.c1)};
+  }
+};
 
 // A bucket's XYZZ accumulator in Form's arithmetic: madd-2008-s, as ec::XYZZ::add_affine.
 template <class C, AddForm Form>
 struct FormBucket {
   using F = typename C::F;
-  using Ops = lazy::Arith<typename F::params, Form>;
-  lazy::Int X, Y, ZZ, ZZZ;
+  using Ops = FormOps<F, Form>;
+  using E = typename Ops::Elem;
+  E X, Y, ZZ, ZZZ;
 
   __device__ static FormBucket from(const Xyzz<C>& p) {
-    return {p.X.raw(), p.Y.raw(), p.ZZ.raw(), p.ZZZ.raw()};
+    return {Ops::of(p.X), Ops::of(p.Y), Ops::of(p.ZZ), Ops::of(p.ZZZ)};
   }
   __device__ static FormBucket infinity() { return from(Xyzz<C>::infinity()); }
   __device__ Xyzz<C> to_xyzz() const {
-    return {F::from_raw(Ops::canonical(X)), F::from_raw(Ops::canonical(Y)), F::from_raw(Ops::canonical(ZZ)),
-            F::from_raw(Ops::canonical(ZZZ))};
+    return {Ops::field(X), Ops::field(Y), Ops::field(ZZ), Ops::field(ZZZ)};
   }
   __device__ FormBucket add_affine(const ec::Affine<C>& q) const {
     if (q.is_infinity()) return *this;  // q comes from memory, reduced
     if (Ops::is_zero(ZZ)) return from(Xyzz<C>::from_affine(q));
-    const lazy::Int qx = q.x.raw(), qy = q.y.raw();
-    const lazy::Int p = Ops::sub(Ops::mul(qx, ZZ), X), r = Ops::sub(Ops::mul(qy, ZZZ), Y);
+    const E qx = Ops::of(q.x), qy = Ops::of(q.y);
+    const E p = Ops::sub(Ops::mul(qx, ZZ), X), r = Ops::sub(Ops::mul(qy, ZZZ), Y);
     if (Ops::is_zero(p)) return Ops::is_zero(r) ? from(Xyzz<C>::dbl_affine(q)) : infinity();
-    const lazy::Int pp = Ops::sqr(p), ppp = Ops::mul(p, pp), qq = Ops::mul(X, pp);
-    const lazy::Int x3 = Ops::sub(Ops::sub(Ops::sqr(r), ppp), Ops::add(qq, qq));
+    const E pp = Ops::sqr(p), ppp = Ops::mul(p, pp), qq = Ops::mul(X, pp);
+    const E x3 = Ops::sub(Ops::sub(Ops::sqr(r), ppp), Ops::add(qq, qq));
     return {x3, Ops::sub(Ops::mul(r, Ops::sub(qq, x3)), Ops::mul(Y, ppp)), Ops::mul(ZZ, pp),
             Ops::mul(ZZZ, ppp)};
   }

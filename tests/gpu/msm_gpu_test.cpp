@@ -470,17 +470,15 @@ TYPED_TEST(MsmGpuTest, StreamedSplitFitsATightVramLimit) {
   EXPECT_EQ(got, msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n));
 }
 
-// The other arithmetic forms of the BLS12-381 G1 bucket accumulation (CUZK_MSM_ADD, msm/gpu_lazy_add.cuh)
-// against the CPU: random points and scalars with make_case's edges, a point followed by itself with the same
-// scalar (the doubling branch in every window where their digit is not zero), a point followed by its
-// negation (the sum cancels to infinity, and the next point starts the bucket again), skewed scalars whose
-// buckets span many segments; the default sizing, window groups and several slices. An unknown form is
+// The arithmetic forms of the BLS12-381 bucket accumulation (msm/gpu_lazy_add.cuh; `variable` picks the
+// group's form) against the CPU: random points and scalars with make_case's edges, a point followed by itself
+// with the same scalar (the doubling branch in every window where their digit is not zero), a point followed
+// by its negation (the sum cancels to infinity, and the next point starts the bucket again), skewed scalars
+// whose buckets span many segments; the default sizing, window groups and several slices. An unknown form is
 // refused.
-TEST(MsmGpuAdditionForms, EveryFormMatchesCpu) {
-  CUZK_REQUIRE_GPU();
-  using Cfg = Bls12_381::G1Cfg;
+template <class Cfg>
+void expect_every_form_matches_cpu(const char* variable, std::size_t n) {
   using Fr = typename Cfg::Scalar;
-  const std::size_t n = 60000;
   auto c = make_case<Cfg>(n, 2027);
   c.points[1] = c.points[0], c.scalars[1] = c.scalars[0];
   c.points[3] = -c.points[2], c.scalars[3] = c.scalars[2];
@@ -489,7 +487,7 @@ TEST(MsmGpuAdditionForms, EveryFormMatchesCpu) {
   auto dp = test::to_device(c.points);
   auto ds = test::to_device(c.scalars);
   const auto expect = msm::pippenger<Cfg>(c.points.data(), c.scalars.data(), n);
-  test::ScopedEnv add_form("CUZK_MSM_ADD");
+  test::ScopedEnv add_form(variable);
   for (const char* form : {"lazy", "field", "fp64-lazy", "int", "int-lazy"}) {
     add_form.set(form);
     EXPECT_EQ(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr), expect) << form;
@@ -500,6 +498,17 @@ TEST(MsmGpuAdditionForms, EveryFormMatchesCpu) {
   }
   add_form.set("fast");
   EXPECT_THROW(msm::gpu::pippenger<Cfg>(dp.data(), ds.data(), n, nullptr), std::invalid_argument);
+}
+
+TEST(MsmGpuAdditionForms, EveryFormMatchesCpu) {
+  CUZK_REQUIRE_GPU();
+  expect_every_form_matches_cpu<Bls12_381::G1Cfg>("CUZK_MSM_ADD", 60000);
+}
+
+// G2's forms: Fp2 products by Karatsuba over each form's base products.
+TEST(MsmGpuAdditionForms, EveryG2FormMatchesCpu) {
+  CUZK_REQUIRE_GPU();
+  expect_every_form_matches_cpu<Bls12_381::G2Cfg>("CUZK_MSM_ADD_G2", 20000);
 }
 
 }  // namespace
