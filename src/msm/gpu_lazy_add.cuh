@@ -2,13 +2,15 @@
 // time so that one build measures the forms side by side (bench/RESULTS.md, "Lazy reduction in the bucket
 // accumulation"): CUZK_MSM_ADD for G1, CUZK_MSM_ADD_G2 for G2 (over Fp2 = Fp[u]/(u² + 1), each Fp2 product
 // three base-field products by Karatsuba):
-//   lazy       (G1's default) values kept below 2p, as the ZPrize MSMs keep them: no final subtraction after
+//   lazy       (the default) values kept below 2p, as the ZPrize MSMs keep them: no final subtraction after
 //              a product (its result is below 2p for factors below 2p because 4p < R = 2^384), sums and
 //              differences reduced by 2p, zero is 0 or p; the products on the pipe the field type uses (FP64
 //              where that pipe is full rate: Hopper, B200; else the integer pipe). H100, 2^27 points: 857.6 →
-//              831.6 ms with FP64 products, 1,128.6 → 1,119.9 ms with integer ones.
-//   field      (G2's default) the field type's operations: every product, sum and difference reduced below p;
-//              for G2 the Fp2 products on the integer pipe (ff/fp2.hpp says why).
+//              831.6 ms with FP64 products, 1,128.6 → 1,119.9 ms with integer ones. For G2 on the FP64 pipe
+//              (its Fp2 products there, where the field type keeps them on the integer pipe): 2^26 points
+//              1,977 → 1,612 ms; elsewhere G2's lazy form is the field type's (see Bucket).
+//   field      the field type's operations: every product, sum and difference reduced below p; for G2 the
+//              Fp2 products on the integer pipe (ff/fp2.hpp says why).
 //   fp64-lazy  lazy with FP64-pipe products on any GPU.
 //   int        the field type's reduced arithmetic with integer-pipe products (what a consumer card runs).
 //   int-lazy   lazy with integer-pipe products.
@@ -45,11 +47,12 @@ inline constexpr bool kHasAddForms =
 template <class C>
 inline constexpr bool kIsG2 = std::is_same_v<C, ec::bls12_381::G2Cfg>;
 
-// The variable that picks a group's form, and the form when it is unset.
+// The variable that picks a group's form, and the form when it is unset (lazy for both: for G2 on a GPU
+// without full-rate FP64 that is the field type's form, see Bucket).
 template <class C>
 inline constexpr const char* kAddFormVariable = kIsG2<C> ? "CUZK_MSM_ADD_G2" : "CUZK_MSM_ADD";
 template <class C>
-inline constexpr AddForm kDefaultAddForm = kIsG2<C> ? AddForm::kField : AddForm::kLazy;
+inline constexpr AddForm kDefaultAddForm = AddForm::kLazy;
 
 // Each form's name in CUZK_MSM_ADD and CUZK_MSM_ADD_G2.
 inline constexpr std::pair<const char*, AddForm> kAddFormNames[] = {{"lazy", AddForm::kLazy},
@@ -241,11 +244,6 @@ struct FormBucket {
   __device__ Xyzz<C> to_xyzz() const {
     return {Ops::field(X), Ops::field(Y), Ops::field(ZZ), Ops::field(ZZZ)};
   }
-  // The products are ordered so that few values are live across each called product (at most six field
-  // elements, against eight in the formula's textbook order): ZZ and ZZZ are scaled as soon as PP and PPP
-  // exist, and Y·PPP is taken before R². G2's accumulation, at the 255-register limit, then leaves the
-  // called product registers enough (ptxas, sm_90: the FP64 product's spill in G2's kernel 120 → 40 bytes,
-  // the G1 lazy kernel's own 60 → 16).
   __device__ FormBucket add_affine(const ec::Affine<C>& q) const {
     if (q.is_infinity()) return *this;  // q comes from memory, reduced
     if (Ops::is_zero(ZZ)) return from(Xyzz<C>::from_affine(q));
@@ -253,13 +251,25 @@ struct FormBucket {
     const E r = Ops::sub(Ops::mul(Ops::of(q.y), ZZZ), Y);
     if (Ops::is_zero(p)) return Ops::is_zero(r) ? from(Xyzz<C>::dbl_affine(q)) : infinity();
     const E pp = Ops::sqr(p);
-    const E zz3 = Ops::mul(ZZ, pp);
-    const E ppp = Ops::mul(p, pp);
-    const E zzz3 = Ops::mul(ZZZ, ppp);
-    const E qq = Ops::mul(X, pp);
-    const E yppp = Ops::mul(Y, ppp);
-    const E x3 = Ops::sub(Ops::sub(Ops::sqr(r), ppp), Ops::add(qq, qq));
-    return {x3, Ops::sub(Ops::mul(r, Ops::sub(qq, x3)), yppp), zz3, zzz3};
+    if constexpr (kIsG2<C>) {
+      // G2's kernel sits at the 255-register limit, so its products are ordered for the fewest values live
+      // across each called product (six Fp2 elements, against eight in the order below): ZZ and ZZZ are
+      // scaled as soon as PP and PPP exist, and Y·PPP is taken before R². ptxas (sm_90): the FP64 product's
+      // spill 120 → 40 bytes. G1's kernel keeps the order below: this one, although it spilled less there
+      // too (60 → 16 bytes), made the 2^27 G1 MSM 2 % slower on an H100 (828 → 845 ms; bench/RESULTS.md).
+      const E zz3 = Ops::mul(ZZ, pp);
+      const E ppp = Ops::mul(p, pp);
+      const E zzz3 = Ops::mul(ZZZ, ppp);
+      const E qq = Ops::mul(X, pp);
+      const E yppp = Ops::mul(Y, ppp);
+      const E x3 = Ops::sub(Ops::sub(Ops::sqr(r), ppp), Ops::add(qq, qq));
+      return {x3, Ops::sub(Ops::mul(r, Ops::sub(qq, x3)), yppp), zz3, zzz3};
+    } else {
+      const E ppp = Ops::mul(p, pp), qq = Ops::mul(X, pp);
+      const E x3 = Ops::sub(Ops::sub(Ops::sqr(r), ppp), Ops::add(qq, qq));
+      return {x3, Ops::sub(Ops::mul(r, Ops::sub(qq, x3)), Ops::mul(Y, ppp)), Ops::mul(ZZ, pp),
+              Ops::mul(ZZZ, ppp)};
+    }
   }
 };
 
@@ -272,7 +282,13 @@ struct FieldBucket {
   __device__ FieldBucket add_affine(const ec::Affine<C>& q) const { return {acc.add_affine(q)}; }
 };
 
+// G2's lazy form is the FP64 one where that pipe is full rate, and the field type's elsewhere: on the integer
+// pipe the lazy Fp2 form measured 1 % slower than the field type's (H100, 2^26: 1,994 against 1,977 ms),
+// where on the FP64 pipe it is 18 % faster (1,612 ms). A device-side choice: kFullRateFp64 is per
+// architecture.
 template <class C, AddForm Form>
-using Bucket = std::conditional_t<Form == AddForm::kField, FieldBucket<C>, FormBucket<C, Form>>;
+using Bucket = std::conditional_t<Form == AddForm::kField ||
+                                      (kIsG2<C> && Form == AddForm::kLazy && !ff::fp64::kFullRateFp64),
+                                  FieldBucket<C>, FormBucket<C, Form>>;
 
 }  // namespace cuzk::msm::gpu
