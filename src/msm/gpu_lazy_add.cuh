@@ -47,14 +47,12 @@ inline constexpr bool kHasAddForms =
 template <class C>
 inline constexpr bool kIsG2 = std::is_same_v<C, ec::bls12_381::G2Cfg>;
 
-// The variable that picks a group's form, and the form when it is unset (lazy for both: for G2 on a GPU
-// without full-rate FP64 that is the field type's form, see Bucket).
+// The variable that picks a group's form. Unset, the form is lazy for both (for G2 on a GPU without
+// full-rate FP64 that is the field type's form, see Bucket).
 template <class C>
 inline constexpr const char* kAddFormVariable = kIsG2<C> ? "CUZK_MSM_ADD_G2" : "CUZK_MSM_ADD";
-template <class C>
-inline constexpr AddForm kDefaultAddForm = AddForm::kLazy;
 
-// Each form's name in CUZK_MSM_ADD and CUZK_MSM_ADD_G2.
+// Each form's name in CUZK_MSM_ADD and CUZK_MSM_ADD_G2 (the first is the default).
 inline constexpr std::pair<const char*, AddForm> kAddFormNames[] = {{"lazy", AddForm::kLazy},
                                                                     {"field", AddForm::kField},
                                                                     {"fp64-lazy", AddForm::kFp64Lazy},
@@ -66,7 +64,7 @@ inline constexpr std::pair<const char*, AddForm> kAddFormNames[] = {{"lazy", Add
 template <class C>
 inline AddForm add_form_from_env() {
   const char* v = std::getenv(kAddFormVariable<C>);
-  if (!v || !*v) return kDefaultAddForm<C>;
+  if (!v || !*v) return kAddFormNames[0].second;
   std::string known;
   for (const auto& [name, form] : kAddFormNames) {
     if (!std::strcmp(v, name)) return form;
@@ -207,10 +205,13 @@ struct Arith2 {
 }  // namespace lazy
 
 // Form's arithmetic on the group's field F, and the conversions between F and the form's elements.
-template <class F, AddForm Form, bool kExtension = requires {
+template <class F>
+concept ExtensionField = requires {
   typename F::Base;
-}
-> struct FormOps;
+};
+
+template <class F, AddForm Form, bool kExtension = ExtensionField<F>>
+struct FormOps;
 
 template <class F, AddForm Form>
 struct FormOps<F, Form, false> : lazy::Arith<typename F::params, Form> {
