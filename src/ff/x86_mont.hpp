@@ -289,6 +289,31 @@ __attribute__((always_inline)) inline void mont_mul_6(u64* r, const u64* a, cons
   r[5] = t4;
 }
 
+// acc += a·b for a, b of four words and a nine-word accumulator (ff/sum_of_products.hpp: a sum of products
+// reduced once). The 512-bit product is formed in eight registers by the multiply's rows without their
+// reductions (row i adds a·b_i into words i..i+3 and makes word i+4), then added into acc on one carry chain.
+// The caller keeps acc below 2^576 (no carry leaves its top word).
+__attribute__((always_inline)) inline void mul_wide_add_4(u64* acc, const u64* a, const u64* b) {
+  u64 w0, w1, w2, w3, w4, w5, w6, w7, lo, hi, d;
+  asm(CUZK_M4_ROW0(w0, w1, w2, w3, w4)        //
+      CUZK_M4_ROW("8", w1, w2, w3, w4, w5)    //
+      CUZK_M4_ROW("16", w2, w3, w4, w5, w6)   //
+      CUZK_M4_ROW("24", w3, w4, w5, w6, w7)   //
+      "addq %[w0], 0(%[acc])\n\t"            //
+      "adcq %[w1], 8(%[acc])\n\t"            //
+      "adcq %[w2], 16(%[acc])\n\t"           //
+      "adcq %[w3], 24(%[acc])\n\t"           //
+      "adcq %[w4], 32(%[acc])\n\t"           //
+      "adcq %[w5], 40(%[acc])\n\t"           //
+      "adcq %[w6], 48(%[acc])\n\t"           //
+      "adcq %[w7], 56(%[acc])\n\t"           //
+      "adcq $0, 64(%[acc])\n\t"
+      : [w0] "=&r"(w0), [w1] "=&r"(w1), [w2] "=&r"(w2), [w3] "=&r"(w3), [w4] "=&r"(w4), [w5] "=&r"(w5),
+        [w6] "=&r"(w6), [w7] "=&r"(w7), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(d), "+m"(*(u64(*)[9])acc)
+      : [a] "r"(a), [b] "r"(b), [acc] "r"(acc), "m"(*(const u64(*)[4])a), "m"(*(const u64(*)[4])b)
+      : "cc");
+}
+
 #undef CUZK_MULX
 #undef CUZK_ADCX
 #undef CUZK_ADOX

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "ff/sum_of_products.hpp"
+
 namespace cuzk::filecoin {
 namespace {
 
@@ -24,19 +26,22 @@ State initial_state(const PoseidonConstants& c, std::span<const Fr> preimage) {
   return s;
 }
 
-// s ← s·m (new[j] = Σ_i m[i][j]·s[i]).
+// s ← s·m (new[j] = Σ_i m[i][j]·s[i]), each new element one sum of products reduced once.
 void times_matrix(State& s, const gadgets::FrMatrix& m, std::size_t t) {
   State r{};
-  for (std::size_t i = 0; i < t; ++i)
-    for (std::size_t j = 0; j < t; ++j) r[j] += m[i][j] * s[i];
+  for (std::size_t j = 0; j < t; ++j)
+    r[j] = ff::sum_of_products<Fr>(
+        t, [&](std::size_t i) -> const Fr& { return m[i][j]; },
+        [&](std::size_t i) -> const Fr& { return s[i]; });
   s = r;
 }
 
 // s ← s·M'' for a sparse M'': the dense first column gives new[0], the first row and the identity the
 // rest.
 void times_sparse(State& s, const gadgets::PoseidonSparseMatrix& m, std::size_t t) {
-  Fr first = Fr::zero();
-  for (std::size_t i = 0; i < t; ++i) first += m.w_hat[i] * s[i];
+  const Fr first = ff::sum_of_products<Fr>(
+      t, [&](std::size_t i) -> const Fr& { return m.w_hat[i]; },
+      [&](std::size_t i) -> const Fr& { return s[i]; });
   for (std::size_t j = 1; j < t; ++j) s[j] += m.v_rest[j - 1] * s[0];
   s[0] = first;
 }

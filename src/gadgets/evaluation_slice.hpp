@@ -57,6 +57,19 @@ class EvaluationSlice {
     ++row_;
   }
 
+  // A row whose values the gadget computed itself, c as a·b from these same values (Poseidon's S-box rows,
+  // gadgets/poseidon_circuit.hpp): written without the check, which could only redo the product c was made
+  // from. Rows that compare a witness with data from outside (a Merkle root with its public input, a bit
+  // with its booleanity) always come through enforce and are checked.
+  void enforce_computed(const Fr& va, const Fr& vb, const Fr& vc) {
+    if (row_ == a_.size())
+      throw SynthesisError("evaluation slice: more rows than the circuit's shape gives this part");
+    a_[row_] = va;
+    b_[row_] = vb;
+    c_[row_] = vc;
+    ++row_;
+  }
+
   // This part's first row (counted from its first) with a·b ≠ c, if any.
   std::optional<std::uint64_t> first_unsatisfied() const { return first_unsatisfied_; }
 

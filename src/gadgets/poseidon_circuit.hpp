@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "ff/sum_of_products.hpp"
 #include "gadgets/constraint_system.hpp"
 #include "gadgets/poseidon_constants.hpp"
 
@@ -115,6 +116,17 @@ class LegacyCircuit {
     return cs_.alloc([&] { return value; });
   }
 
+  // A row whose c the hash computed as a·b from these values: an evaluating constraint system takes the
+  // values as they are (EvaluationSlice::enforce_computed: its check would only redo the product c was
+  // made from, a multiplication per S-box row), every other system builds the row from its combinations.
+  template <class FA, class FB, class FC>
+  void enforce_row(const Fr& va, const Fr& vb, const Fr& vc, FA&& fa, FB&& fb, FC&& fc) {
+    if constexpr (kEvaluates && requires { cs_.enforce_computed(va, vb, vc); })
+      cs_.enforce_computed(va, vb, vc);
+    else
+      cs_.enforce(std::forward<FA>(fa), std::forward<FB>(fb), std::forward<FC>(fc));
+  }
+
   // An allocated variable for e: e itself, or a new variable v with the row  e.lc · 1 = v.
   Elt ensure_allocated(const Elt& e) {
     if (e.allocated) return e;
@@ -122,7 +134,8 @@ class LegacyCircuit {
     out.allocated = true;
     if constexpr (kValues) out.value = e.value;
     out.var = alloc(out.value);
-    cs_.enforce(
+    enforce_row(
+        out.value, kFrOne, out.value,
         [&](LC& a) {
           if constexpr (kCarriesLc)
             a.add(e.lc);
@@ -139,7 +152,9 @@ class LegacyCircuit {
     out.allocated = true;
     if constexpr (kValues) out.value = x.value.sqr();
     out.var = alloc(out.value);
-    cs_.enforce([&](LC& a) { a.add(x.var); }, [&](LC& b) { b.add(x.var); }, [&](LC& c) { c.add(out.var); });
+    enforce_row(
+        x.value, x.value, out.value, [&](LC& a) { a.add(x.var); }, [&](LC& b) { b.add(x.var); },
+        [&](LC& c) { c.add(out.var); });
     return out;
   }
 
@@ -148,15 +163,16 @@ class LegacyCircuit {
   Elt mul_sum(const Elt& x4, const Elt& x, const Fr* pre, const Fr* post) {
     Elt out;
     out.allocated = true;
+    Fr row_a{}, row_c{};  // the row's a = x + pre and c = out − post
     if constexpr (kValues) {
-      Fr v = x.value;
-      if (pre) v += *pre;
-      v *= x4.value;
-      if (post) v += *post;
-      out.value = v;
+      row_a = x.value;
+      if (pre) row_a += *pre;
+      row_c = row_a * x4.value;
+      out.value = post ? row_c + *post : row_c;
     }
     out.var = alloc(out.value);
-    cs_.enforce(
+    enforce_row(
+        row_a, x4.value, row_c,
         [&](LC& a) {
           a.add(x.var);
           if (pre) a.add(kOne, *pre);
@@ -183,10 +199,15 @@ class LegacyCircuit {
     const Elt x = ensure_allocated(e);
     Elt x2;
     x2.allocated = true;
-    if constexpr (kValues) x2.value = (x.value + pre).sqr();
+    Fr shifted{};  // x + pre, the row's a and b
+    if constexpr (kValues) {
+      shifted = x.value + pre;
+      x2.value = shifted.sqr();
+    }
     x2.var = alloc(x2.value);
-    cs_.enforce([&](LC& a) { a.add(x.var).add(kOne, pre); }, [&](LC& b) { b.add(x.var).add(kOne, pre); },
-                [&](LC& c) { c.add(x2.var); });
+    enforce_row(
+        shifted, shifted, x2.value, [&](LC& a) { a.add(x.var).add(kOne, pre); },
+        [&](LC& b) { b.add(x.var).add(kOne, pre); }, [&](LC& c) { c.add(x2.var); });
     const Elt x4 = square(x2);
     return mul_sum(x4, x, &pre, &post);
   }
@@ -235,9 +256,8 @@ class LegacyCircuit {
     ++round_;
   }
 
-  // acc += s·e (neptune's Elt::scale then Num::add).
-  static void add_scaled(Elt& acc, const Elt& e, const Fr& s) {
-    if constexpr (kValues) acc.value += e.value * s;
+  // acc.lc += s·e (neptune's Elt::scale then Num::add), where combinations are carried.
+  static void add_scaled_lc(Elt& acc, const Elt& e, const Fr& s) {
     if constexpr (kCarriesLc) {
       if (e.allocated)
         acc.lc.add(e.var, s);
@@ -246,12 +266,21 @@ class LegacyCircuit {
     }
   }
 
+  // Σ_i coeff(i)·state[i].value, reduced once (ff/sum_of_products.hpp): the linear layers are most of a
+  // Poseidon-heavy synthesis (WindowPoSt, SnapDeals).
+  template <class Coeff>
+  Fr state_dot(Coeff&& coeff) const {
+    return ff::sum_of_products<Fr>(state_.size(), std::forward<Coeff>(coeff),
+                                   [&](std::size_t i) -> const Fr& { return state_[i].value; });
+  }
+
   // new[j] = Σ_i m[i][j]·state[i] (neptune's scalar_product over column j).
   void times_matrix(const FrMatrix& m) {
     const std::size_t t = c_.width;
     next_.assign(t, Elt{});
     for (std::size_t j = 0; j < t; ++j) {
-      for (std::size_t i = 0; i < t; ++i) add_scaled(next_[j], state_[i], m[i][j]);
+      if constexpr (kValues) next_[j].value = state_dot([&](std::size_t i) -> const Fr& { return m[i][j]; });
+      for (std::size_t i = 0; i < t; ++i) add_scaled_lc(next_[j], state_[i], m[i][j]);
     }
     std::swap(state_, next_);
   }
@@ -261,11 +290,13 @@ class LegacyCircuit {
   void times_sparse(const PoseidonSparseMatrix& m) {
     const std::size_t t = c_.width;
     Elt first;
-    for (std::size_t i = 0; i < t; ++i) add_scaled(first, state_[i], m.w_hat[i]);
+    if constexpr (kValues) first.value = state_dot([&](std::size_t i) -> const Fr& { return m.w_hat[i]; });
+    for (std::size_t i = 0; i < t; ++i) add_scaled_lc(first, state_[i], m.w_hat[i]);
     for (std::size_t j = 1; j < t; ++j) {
       if (state_[j].allocated)
         throw std::logic_error("poseidon circuit: sparse layer on an allocated element");
-      add_scaled(state_[j], state_[0], m.v_rest[j - 1]);
+      if constexpr (kValues) state_[j].value += state_[0].value * m.v_rest[j - 1];
+      add_scaled_lc(state_[j], state_[0], m.v_rest[j - 1]);
     }
     state_[0] = std::move(first);
   }

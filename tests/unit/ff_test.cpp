@@ -15,6 +15,7 @@
 #include "ff/bls12_381.hpp"
 #include "ff/bn254.hpp"
 #include "ff/encoding.hpp"
+#include "ff/sum_of_products.hpp"
 
 namespace cuzk::ff {
 // Readable failure messages for prime-field elements (found by ADL).
@@ -215,6 +216,39 @@ TYPED_TEST(ffPrimeField, EdgeValues) {
   const F x = F::from_u64(0x1234567890abcdefULL);
   EXPECT_TRUE(x.pow(bigint_sub_u64(F::modulus(), 1)).is_one());
   EXPECT_EQ(x.pow(F::modulus()), x);
+}
+
+// Σ a_i·b_i reduced once (ff/sum_of_products.hpp) against GMP, for the 4-limb fields: every length up to
+// past two 16-term chunks, random terms and the largest ones (every term (p − 1)², the accumulator's bound).
+TYPED_TEST(ffPrimeField, SumOfProductsMatchesGmp) {
+  using F = TypeParam;
+  if constexpr (F::N != 4) {
+    GTEST_SKIP() << "sum_of_products serves 4-limb fields";
+  } else {
+    Rng rng(kFfSeed + 7);
+    const mpz_class p = modulus_mpz<F>();
+    for (std::size_t n = 0; n <= 40; ++n) {
+      for (int round = 0; round < 3; ++round) {
+        std::vector<mpz_class> a(n), b(n);
+        for (std::size_t i = 0; i < n; ++i) {
+          a[i] = round == 0 ? mpz_class(p - 1) : random_mpz<F>(rng);
+          b[i] = round == 0 ? mpz_class(p - 1) : random_mpz<F>(rng);
+        }
+        std::vector<F> fa(n), fb(n);
+        mpz_class want = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          fa[i] = from_mpz<F>(a[i]);
+          fb[i] = from_mpz<F>(b[i]);
+          want += a[i] * b[i];
+        }
+        const F got = sum_of_products<F>(
+            n, [&](std::size_t i) -> const F& { return fa[i]; },
+            [&](std::size_t i) -> const F& { return fb[i]; });
+        ASSERT_TRUE(got.is_reduced()) << "n = " << n;
+        ASSERT_EQ(val(got), mod<F>(want)) << "n = " << n << ", round " << round;
+      }
+    }
+  }
 }
 
 TYPED_TEST(ffPrimeField, IntRoundTrip) {

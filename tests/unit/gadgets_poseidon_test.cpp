@@ -10,6 +10,7 @@
 
 #include "filecoin/poseidon.hpp"
 #include "gadgets/constraint_system.hpp"
+#include "gadgets/evaluation_slice.hpp"
 #include "gadgets/poseidon_circuit.hpp"
 
 namespace cuzk::gadgets {
@@ -125,6 +126,38 @@ TEST(GadgetsPoseidon, SlicesMatchSequentialWitness) {
   hash_in(first, a);
   EXPECT_EQ(d2.variable, Variable::aux(2 * per_hash - 1));
   EXPECT_TRUE(std::equal(aux.begin(), aux.end(), seq.aux_values().begin()));
+}
+
+// Evaluation mode (EvaluationSlice: the linear layers as sums of products reduced once, the S-box rows
+// written as computed) gives each row's a, b, c as the recorded terms times the witness, for every width
+// Filecoin uses and the widest (37: sums longer than one 16-term accumulator).
+TEST(GadgetsPoseidon, EvaluatedRowsEqualTheRecordedTermsTimesTheWitness) {
+  std::mt19937_64 rng(3301);
+  for (std::size_t arity : {2, 8, 11, 16, 36}) {
+    SCOPED_TRACE("arity " + std::to_string(arity));
+    const auto preimage = random_frs(arity, rng);
+    RecordCS<true> rec;
+    const PoseidonDigest want = hash_in(rec, preimage);
+    const std::vector<Fr> inputs(rec.input_values().begin(), rec.input_values().end());
+    const std::vector<Fr> rec_aux(rec.aux_values().begin(), rec.aux_values().end());
+    const PrecompiledCircuit pc = std::move(rec).finish();
+    std::vector<Fr> w = inputs;  // (inputs ‖ aux), the recorded matrices' columns
+    w.insert(w.end(), rec_aux.begin(), rec_aux.end());
+    auto times_witness = [&](const r1cs::Csr<Fr>& m) { return r1cs::spmv(m, w); };
+
+    std::vector<Fr> ev_inputs = inputs, aux(rec_aux.size()), a(pc.system.a.rows()), b(a.size()), c(a.size());
+    const VariableValues values{ev_inputs.data(), aux.data()};
+    EvaluationScope scope(&values);
+    EvaluationSlice cs(WitnessSlice(std::span<Fr>(ev_inputs).subspan(1), 1, aux, 0), a, b, c);
+    const PoseidonDigest got = hash_in(cs, preimage);
+    EXPECT_EQ(got.value, want.value);
+    EXPECT_EQ(cs.rows_written(), a.size());
+    EXPECT_FALSE(cs.first_unsatisfied().has_value());
+    EXPECT_TRUE(aux == rec_aux);
+    EXPECT_TRUE(a == times_witness(pc.system.a));
+    EXPECT_TRUE(b == times_witness(pc.system.b));
+    EXPECT_TRUE(c == times_witness(pc.system.c));
+  }
 }
 
 TEST(GadgetsPoseidon, RejectsWrongInputs) {
