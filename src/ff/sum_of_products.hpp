@@ -11,8 +11,8 @@
 // Bounds (4-limb fields whose modulus leaves the top bit spare, p < 2^255 = R/2): each a_i·b_i < p², so
 // T < n·p² < 2^514 for n ≤ 16 (9 words hold it; longer sums are reduced sixteen terms at a time). REDC adds
 // m·p with m < R over four rounds and divides by R: the result is below T/R + p < n·p/2 + p ≤ 9p for n ≤ 16,
-// and 9p < 2^259 fits the five top words. Four compare-and-subtract steps with 8p, 4p, 2p and p bring it to
-// [0, p).
+// and 9p < 2^259 fits the five top words. Compare-and-subtract steps with 8p (only past 14 terms: below 8p
+// before), 4p, 2p and p bring it to [0, p).
 #pragma once
 
 #include <algorithm>
@@ -70,7 +70,7 @@ constexpr std::array<u64, 5> shifted_modulus(const BigInt<4>& p, unsigned shift)
 }
 
 // r = r − m when r ≥ m, on five words, without a data-dependent branch.
-inline void subtract_if_not_below(u64 (&r)[5], const std::array<u64, 5>& m) {
+__attribute__((always_inline)) inline void subtract_if_not_below(u64 (&r)[5], const std::array<u64, 5>& m) {
   u64 d[5];
   u64 borrow = 0;
   for (int k = 0; k < 5; ++k) {
@@ -122,7 +122,7 @@ F sum_of_products(std::size_t n, A&& a, B&& b) {
     u64 r[5] = {acc[4], acc[5], acc[6], acc[7], acc[8]};
     static constexpr auto k8p = sop_detail::shifted_modulus(p, 3), k4p = sop_detail::shifted_modulus(p, 2),
                           k2p = sop_detail::shifted_modulus(p, 1), k1p = sop_detail::shifted_modulus(p, 0);
-    sop_detail::subtract_if_not_below(r, k8p);
+    if (last - first > 14) sop_detail::subtract_if_not_below(r, k8p);  // below 8p already for ≤ 14 terms
     sop_detail::subtract_if_not_below(r, k4p);
     sop_detail::subtract_if_not_below(r, k2p);
     sop_detail::subtract_if_not_below(r, k1p);

@@ -39,6 +39,24 @@ inline constexpr const Fr& fr_bool(bool b) {
   return b ? kFrOne : kFrZero;
 }
 
+// −2 … 2: every value a bit gadget's row can take (a difference or a double of bits).
+inline constexpr std::array<Fr, 5> kSmallFr = {-Fr::one().dbl(), -Fr::one(), Fr::zero(), Fr::one(),
+                                               Fr::one().dbl()};
+inline const Fr& small_fr(int v) {
+  return kSmallFr[static_cast<std::size_t>(v + 2)];
+}
+
+// Whether a constraint system takes rows as values the gadget computed (EvaluationSlice::enforce_computed).
+// The bit gadgets then write each of their rows' a, b and c from the bits' values, without building the
+// row's combinations or checking it: every such row holds by construction, its result bit computed from
+// the same bits. (A SHA-256-heavy synthesis spends most of its time in those combinations otherwise.) Rows
+// that compare values from different sources (Boolean::enforce_equal, alloc_conditionally) always go
+// through enforce and its check.
+template <class CS>
+concept ComputedRows = requires(CS& cs, const Fr& x) {
+  cs.enforce_computed(x, x, x);
+};
+
 // 2^i for i < 256: the packing coefficients of every bit gadget.
 inline constexpr std::array<Fr, 256> kPow2 = [] {
   std::array<Fr, 256> t{};
@@ -60,7 +78,10 @@ class AllocatedBit {
   template <class CS>
   static AllocatedBit alloc(CS& cs, bool value) {
     const Variable x = alloc_var(cs, value);
-    cs.enforce([&](LC& a) { a.add(kOne).sub(x); }, [&](LC& b) { b.add(x); }, [](LC&) {});
+    if constexpr (ComputedRows<CS>)
+      cs.enforce_computed(fr_bool(!value), fr_bool(value), kFrZero);
+    else
+      cs.enforce([&](LC& a) { a.add(kOne).sub(x); }, [&](LC& b) { b.add(x); }, [](LC&) {});
     return {x, value, CS::kWitness};
   }
 
@@ -78,8 +99,11 @@ class AllocatedBit {
   static AllocatedBit xor_(CS& cs, const AllocatedBit& a, const AllocatedBit& b) {
     const bool v = a.value_ != b.value_;
     const Variable c = alloc_var(cs, v);
-    cs.enforce([&](LC& l) { l.add(a.var_).add(a.var_); }, [&](LC& l) { l.add(b.var_); },
-               [&](LC& l) { l.add(a.var_).add(b.var_).sub(c); });
+    if constexpr (ComputedRows<CS>)  // a + b − (a ⊕ b) = 2ab
+      cs.enforce_computed(small_fr(2 * a.value_), fr_bool(b.value_), small_fr(2 * (a.value_ && b.value_)));
+    else
+      cs.enforce([&](LC& l) { l.add(a.var_).add(a.var_); }, [&](LC& l) { l.add(b.var_); },
+                 [&](LC& l) { l.add(a.var_).add(b.var_).sub(c); });
     return {c, v, CS::kWitness};
   }
 
@@ -88,7 +112,10 @@ class AllocatedBit {
   static AllocatedBit and_(CS& cs, const AllocatedBit& a, const AllocatedBit& b) {
     const bool v = a.value_ && b.value_;
     const Variable c = alloc_var(cs, v);
-    cs.enforce([&](LC& l) { l.add(a.var_); }, [&](LC& l) { l.add(b.var_); }, [&](LC& l) { l.add(c); });
+    if constexpr (ComputedRows<CS>)
+      cs.enforce_computed(fr_bool(a.value_), fr_bool(b.value_), fr_bool(v));
+    else
+      cs.enforce([&](LC& l) { l.add(a.var_); }, [&](LC& l) { l.add(b.var_); }, [&](LC& l) { l.add(c); });
     return {c, v, CS::kWitness};
   }
 
@@ -97,8 +124,11 @@ class AllocatedBit {
   static AllocatedBit and_not(CS& cs, const AllocatedBit& a, const AllocatedBit& b) {
     const bool v = a.value_ && !b.value_;
     const Variable c = alloc_var(cs, v);
-    cs.enforce([&](LC& l) { l.add(a.var_); }, [&](LC& l) { l.add(kOne).sub(b.var_); },
-               [&](LC& l) { l.add(c); });
+    if constexpr (ComputedRows<CS>)
+      cs.enforce_computed(fr_bool(a.value_), fr_bool(!b.value_), fr_bool(v));
+    else
+      cs.enforce([&](LC& l) { l.add(a.var_); }, [&](LC& l) { l.add(kOne).sub(b.var_); },
+                 [&](LC& l) { l.add(c); });
     return {c, v, CS::kWitness};
   }
 
@@ -107,8 +137,11 @@ class AllocatedBit {
   static AllocatedBit nor(CS& cs, const AllocatedBit& a, const AllocatedBit& b) {
     const bool v = !a.value_ && !b.value_;
     const Variable c = alloc_var(cs, v);
-    cs.enforce([&](LC& l) { l.add(kOne).sub(a.var_); }, [&](LC& l) { l.add(kOne).sub(b.var_); },
-               [&](LC& l) { l.add(c); });
+    if constexpr (ComputedRows<CS>)
+      cs.enforce_computed(fr_bool(!a.value_), fr_bool(!b.value_), fr_bool(v));
+    else
+      cs.enforce([&](LC& l) { l.add(kOne).sub(a.var_); }, [&](LC& l) { l.add(kOne).sub(b.var_); },
+                 [&](LC& l) { l.add(c); });
     return {c, v, CS::kWitness};
   }
 
@@ -251,6 +284,11 @@ class Boolean {
     const bool v = ch(a.value(), b.value(), c.value());
     const Variable chv = cs.alloc([v]() -> const Fr& { return fr_bool(v); });
     // a·(b - c) = ch - c
+    if constexpr (ComputedRows<CS>) {
+      cs.enforce_computed(small_fr(int{b.value()} - int{c.value()}), fr_bool(a.value()),
+                          small_fr(int{v} - int{c.value()}));
+      return AllocatedBit(chv, v, CS::kWitness);
+    }
     cs.enforce(
         [&](LC& l) {
           b.add_lc(l);
@@ -280,6 +318,11 @@ class Boolean {
     const Variable majv = cs.alloc([v]() -> const Fr& { return fr_bool(v); });
     const Boolean bc = and_(cs, b, c);
     // (2bc - b - c)·a = bc - maj
+    if constexpr (ComputedRows<CS>) {
+      cs.enforce_computed(small_fr(2 * int{bc.value()} - int{b.value()} - int{c.value()}), fr_bool(a.value()),
+                          small_fr(int{bc.value()} - int{v}));
+      return AllocatedBit(majv, v, CS::kWitness);
+    }
     cs.enforce(
         [&](LC& l) {
           bc.add_lc(l);

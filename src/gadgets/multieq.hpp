@@ -42,6 +42,9 @@ class MultiEq {
   void enforce(FA&& fa, FB&& fb, FC&& fc) {
     cs_.enforce(std::forward<FA>(fa), std::forward<FB>(fb), std::forward<FC>(fc));
   }
+  void enforce_computed(const Fr& a, const Fr& b, const Fr& c) requires ComputedRows<CS> {
+    cs_.enforce_computed(a, b, c);
+  }
 
   // lhs = rhs, both below 2^num_bits. `lhs` and `rhs` add their terms to an empty combination; they run only
   // when the constraint system builds rows.
@@ -52,6 +55,7 @@ class MultiEq {
                            " bits do not fit in one row of a 254-bit field");
     if (kFrCapacity <= bits_used_ + num_bits) accumulate();
     if constexpr (kRows) {
+      has_terms_ = true;
       const Fr& shift = kPow2[bits_used_];
       scratch_.clear();
       lhs(scratch_);
@@ -60,6 +64,26 @@ class MultiEq {
       rhs(scratch_);
       rhs_.add(shift, scratch_);
     }
+    bits_used_ += num_bits;
+  }
+
+  // lhs = rhs where both sides are known to be `value` (< 2^num_bits): UInt32::addmany's sum, whose result
+  // bits the gadget allocated from that sum. Where rows are computed, the packed row's sides are then
+  // integers shifted into place, and the row one conversion into the field; the caller makes the same
+  // equality with enforce_equal where they are not.
+  void enforce_equal_known(std::size_t num_bits, std::uint64_t value) requires ComputedRows<CS> {
+    if (num_bits >= kFrCapacity || num_bits > 64)
+      throw SynthesisError("MultiEq::enforce_equal_known: " + std::to_string(num_bits) + " bits");
+    if (kFrCapacity <= bits_used_ + num_bits) accumulate();
+    // known_ += value·2^bits_used_ (the pieces do not overlap: each is below 2^num_bits).
+    const std::size_t word = bits_used_ / 64, shift = bits_used_ % 64;
+    ff::u128 sum = static_cast<ff::u128>(known_.v[word]) + (static_cast<ff::u128>(value) << shift);
+    known_.v[word] = static_cast<std::uint64_t>(sum);
+    for (std::size_t w = word + 1; w < 4; ++w) {
+      sum = static_cast<ff::u128>(known_.v[w]) + static_cast<std::uint64_t>(sum >> 64);
+      known_.v[w] = static_cast<std::uint64_t>(sum);
+    }
+    has_known_ = true;
     bits_used_ += num_bits;
   }
 
@@ -73,9 +97,28 @@ class MultiEq {
 
  private:
   void accumulate() {
+    if constexpr (ComputedRows<CS>) {
+      if (has_known_) {
+        const Fr known = Fr::from_int(known_);
+        if (!has_terms_) {
+          cs_.enforce_computed(known, kFrOne, known);  // only known equalities: holds by construction
+        } else {
+          cs_.enforce([&](LC& a) { a.add(lhs_).add(kOne, known); }, [](LC& b) { b.add(kOne); },
+                      [&](LC& c) { c.add(rhs_).add(kOne, known); });
+        }
+        known_ = {};
+        has_known_ = has_terms_ = false;
+        lhs_.clear();
+        rhs_.clear();
+        bits_used_ = 0;
+        ++ops_;
+        return;
+      }
+    }
     cs_.enforce([&](LC& a) { a.add(lhs_); }, [](LC& b) { b.add(kOne); }, [&](LC& c) { c.add(rhs_); });
     lhs_.clear();
     rhs_.clear();
+    has_terms_ = false;
     bits_used_ = 0;
     ++ops_;
   }
@@ -84,6 +127,9 @@ class MultiEq {
   int exceptions_;
   std::size_t bits_used_ = 0;
   std::size_t ops_ = 0;
+  // Where rows are computed: the known equalities' packed value, and which kinds the pending row holds.
+  ff::BigInt<4> known_{};
+  bool has_known_ = false, has_terms_ = false;
   LC lhs_{kCoefficientsOf<CS>}, rhs_{kCoefficientsOf<CS>}, scratch_{kCoefficientsOf<CS>};
 };
 

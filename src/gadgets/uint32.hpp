@@ -135,15 +135,22 @@ class UInt32 {
       result[i] = b.variable();
       if (i < 32) r.bits_[i] = b;
     }
-    cs.enforce_equal(
-        n_bits,
-        [&](LC& lhs) {
-          for (const UInt32& op : operands)
-            for (std::size_t i = 0; i < 32; ++i) op.bits_[i].add_lc(lhs, kPow2[i]);
-        },
-        [&](LC& rhs) {
-          for (std::size_t i = 0; i < n_bits; ++i) rhs.add(result[i], kPow2[i]);
-        });
+    if constexpr (ComputedRows<CS>) {
+      // The sum is known (values are computed): both sides of the equality are it.
+      if (!sum_known)
+        throw SynthesisError("UInt32::addmany: an operand's value is unknown while computing rows");
+      cs.enforce_equal_known(n_bits, sum);
+    } else {
+      cs.enforce_equal(
+          n_bits,
+          [&](LC& lhs) {
+            for (const UInt32& op : operands)
+              for (std::size_t i = 0; i < 32; ++i) op.bits_[i].add_lc(lhs, kPow2[i]);
+          },
+          [&](LC& rhs) {
+            for (std::size_t i = 0; i < n_bits; ++i) rhs.add(result[i], kPow2[i]);
+          });
+    }
     if (sum_known)
       r.value_ = static_cast<std::uint32_t>(sum);
     else

@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "gadgets/constraint_system.hpp"
+#include "gadgets/evaluation_slice.hpp"
 
 namespace cuzk::gadgets::testing {
 
@@ -59,8 +61,32 @@ inline void expect_same_shape(const Shape& x, const Shape& y) {
   EXPECT_TRUE(x.b_aux == y.b_aux);
 }
 
-// `circuit` is a generic callable `(auto& cs)`; it runs in ShapeCS, RecordCS<false>, RecordCS<true> and
-// WitnessCS.
+// Evaluation mode, what a prover's synthesis runs (EvaluationSlice: combinations evaluated as they are built,
+// the bit gadgets' and Poseidon's rows written as computed): the same witness, and each row's a, b, c equal
+// to the recorded rows times it.
+template <class Circuit>
+void expect_evaluation_equals_recorded(Circuit&& circuit, const PrecompiledCircuit& pc,
+                                       const std::vector<Fr>& inputs, const std::vector<Fr>& aux) {
+  const std::size_t rows = pc.system.a.rows();
+  std::vector<Fr> ev_inputs(inputs.size()), ev_aux(aux.size()), a(rows), b(rows), c(rows);
+  ev_inputs[0] = Fr::one();
+  const VariableValues values{ev_inputs.data(), ev_aux.data()};
+  EvaluationScope scope(&values);
+  EvaluationSlice ev(WitnessSlice(std::span<Fr>(ev_inputs).subspan(1), 1, ev_aux, 0), a, b, c);
+  circuit(ev);
+  EXPECT_EQ(ev.rows_written(), rows);
+  EXPECT_FALSE(ev.first_unsatisfied().has_value());
+  EXPECT_TRUE(ev_inputs == inputs);
+  EXPECT_TRUE(ev_aux == aux);
+  std::vector<Fr> w = inputs;
+  w.insert(w.end(), aux.begin(), aux.end());
+  EXPECT_TRUE(a == r1cs::spmv(pc.system.a, w)) << "a";
+  EXPECT_TRUE(b == r1cs::spmv(pc.system.b, w)) << "b";
+  EXPECT_TRUE(c == r1cs::spmv(pc.system.c, w)) << "c";
+}
+
+// `circuit` is a generic callable `(auto& cs)`; it runs in ShapeCS, RecordCS<false>, RecordCS<true>,
+// WitnessCS and EvaluationSlice.
 template <class Circuit>
 Recorded run_all_modes(Circuit&& circuit) {
   ShapeCS shape;
@@ -91,6 +117,7 @@ Recorded run_all_modes(Circuit&& circuit) {
   out.inputs = std::move(wit).take_inputs();
   out.aux = std::move(wit).take_aux();
   EXPECT_FALSE(out.first_unsatisfied());
+  expect_evaluation_equals_recorded(circuit, out.pc, out.inputs, out.aux);
   return out;
 }
 
