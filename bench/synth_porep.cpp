@@ -7,7 +7,8 @@
 //            per partition, aux values and GB written per second;
 //   evaluate what the prover takes, one partition after another as a daemon worker synthesizes them: the
 //            assignments and every row's a, b, c computed while the witness is (evaluation mode), then
-//            the rows checked (a·b = c);
+//            the rows checked (a·b = c); after the first, each partition writes into the first one's
+//            memory (bench/reused_buffers.hpp), as a daemon worker writes into its page-locked leases;
 //   spmv     the alternative: the circuit recorded once, then per partition the witness and a, b, c as the
 //            recorded matrices times it (bellperson's synthesis from a pre-compiled circuit);
 //   shape    one partition's counts and densities;
@@ -28,6 +29,7 @@
 #include "filecoin/porep_test_data.hpp"
 #include "groth16/bellperson.hpp"
 #include "groth16/timings.hpp"
+#include "reused_buffers.hpp"
 #include "synth_post.hpp"
 #include "synth_update.hpp"
 
@@ -113,18 +115,20 @@ int run_synth(int argc, char** argv) {
     const auto d0 = std::chrono::steady_clock::now();
     filecoin::porep_densities(params);
     std::printf("densities (a shape run, once per process): %.2f s\n", seconds_since(d0));
+    ReusedBuffers buffers;  // every partition after the first writes into the first one's memory
+    const auto lend = buffers.lend();
     for (unsigned r = 0; r < reps; ++r)
       for (unsigned k = 0; k < partitions; ++k) {
         const auto t0 = std::chrono::steady_clock::now();
         auto w = filecoin::checked_porep_prover_assignment(params, data[k].proof,
-                                                           "partition " + std::to_string(k));
+                                                           "partition " + std::to_string(k), lend);
         const std::size_t rows = w.a.size();
         const double synth = seconds_since(t0);
         const auto c0 = std::chrono::steady_clock::now();
         filecoin::check_porep_rows(w, "partition " + std::to_string(k));
         const double check = seconds_since(c0);
         const auto f0 = std::chrono::steady_clock::now();
-        { const auto gone = std::move(w); }  // a, b, c and aux: 16.7 GB at 32 GiB
+        { const auto gone = std::move(w); }  // gives the lent a, b, c and aux back
         std::printf(
             "partition %u: evaluated and checked (assignments + a, b, c of %zu rows) in %.3f s; a separate "
             "row-check pass (what the evaluation's own check replaced) %.3f s; freed in %.3f s\n",

@@ -12,13 +12,13 @@
 
 #include <chrono>
 #include <cstdio>
-#include <memory>
 #include <thread>
 #include <vector>
 
 #include "filecoin/post_assignment.hpp"
 #include "filecoin/post_params.hpp"
 #include "filecoin/post_test_data.hpp"
+#include "reused_buffers.hpp"
 
 namespace cuzk::bench {
 
@@ -44,14 +44,8 @@ int run_synth_post(const SynthPostArgs& a) {
               a.kind.c_str(), a.sector_size.c_str(), params.sectors, params.challenges,
               static_cast<unsigned long long>(layout.prover_rows()), std::thread::hardware_concurrency(),
               gen_s);
-  // The buffers every repetition lends (the daemon's pinned leases), made on first use.
-  namespace ba = io::bellperson_assignment;
-  std::shared_ptr<std::vector<filecoin::Fr>> buffers[2];
-  const ba::Lend lend = [&](ba::Part part, std::uint64_t count) -> std::optional<ba::LentMemory> {
-    auto& b = buffers[part == ba::Part::kAbc ? 0 : 1];
-    if (!b || b->size() < count) b = std::make_shared<std::vector<filecoin::Fr>>(count);
-    return ba::LentMemory{std::span(b->data(), count), b};
-  };
+  ReusedBuffers buffers;
+  const auto lend = buffers.lend();
   for (unsigned r = 0; r < a.reps; ++r) {
     const auto t0 = Clock::now();
     const auto w = filecoin::checked_post_prover_assignment(params, sectors, "partition", lend);
