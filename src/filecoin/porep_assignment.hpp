@@ -31,8 +31,9 @@ groth16::bellperson::Assignment porep_prover_assignment(const PorepParams& param
                                                         const PorepPartitionProof& proof,
                                                         const io::bellperson_assignment::Lend& lend = {});
 
-// The same, with every row checked as it is evaluated (what a prover runs): throws UnsatisfiedCircuit naming
-// `what` (e.g. "partition 3") and the first row with a·b ≠ c.
+// The same, with every row checked as it is evaluated (what a prover runs; the rows the gadgets write as
+// computed hold by construction, gadgets/boolean.hpp ComputedRows): throws UnsatisfiedCircuit naming `what`
+// (e.g. "partition 3") and the first row with a·b ≠ c.
 groth16::bellperson::Assignment checked_porep_prover_assignment(
     const PorepParams& params, const PorepPartitionProof& proof, const std::string& what,
     const io::bellperson_assignment::Lend& lend = {});

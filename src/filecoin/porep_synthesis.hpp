@@ -59,8 +59,10 @@ PorepAssignment porep_witness(const PorepParams& params, const PorepPartitionPro
 // The synthesis a bellperson prover runs (evaluation mode, gadgets/evaluation_slice.hpp): the assignments and
 // every row's A·w, B·w, C·w, written into the caller's arrays (sized by the layout: inputs(), aux(), and
 // prover_rows() for a, b, c, whose input rows are filled too). No matrix is built. Every row is checked as
-// it is evaluated: the result is the first row (in circuit order) with a·b ≠ c, if any. Throws
-// gadgets::SynthesisError when the proof does not have the partition's shape or an array has the wrong size.
+// it is evaluated, except those the gadgets write as computed, which hold by construction
+// (gadgets/boolean.hpp ComputedRows): the result is the first row (in circuit order) with a·b ≠ c, if any.
+// Throws gadgets::SynthesisError when the proof does not have the partition's shape or an array has the wrong
+// size.
 struct PorepEvaluation {
   std::span<Fr> inputs, aux, a, b, c;
 };

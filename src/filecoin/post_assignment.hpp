@@ -1,6 +1,7 @@
 // One fallback PoSt partition as the bellperson prover takes it (groth16/bellperson.hpp Assignment),
 // synthesized from its sector proofs in evaluation mode: the assignments and every row's a, b, c, with no
-// matrix built, every row checked as it is evaluated. Every sector's part of the circuit has one shape
+// matrix built, every row checked as it is evaluated (but those written as computed, which hold by
+// construction: gadgets/boolean.hpp ComputedRows). Every sector's part of the circuit has one shape
 // (post_synthesis.hpp), so each sector is evaluated on its own, in parallel, at the numbers its index gives
 // (2,349 sectors fill any host's cores). The densities come from the shape, once per parameter set.
 #pragma once
