@@ -18,6 +18,7 @@
 #include "ec/fixed_base.hpp"
 #include "ec/scalar_mul.hpp"
 #include "ff/encoding.hpp"
+#include "ff/sum_of_products.hpp"
 #include "msm/cpu.hpp"
 #include "pairing/pairing.hpp"
 
@@ -91,6 +92,39 @@ void BM_FieldInverse(benchmark::State& state) {
   BENCHMARK(BM_FieldSqr<F>)->Name("ff/sqr/" NAME); \
   BENCHMARK(BM_FieldAdd<F>)->Name("ff/add/" NAME); \
   BENCHMARK(BM_FieldInverse<F>)->Name("ff/inverse/" NAME)->Unit(benchmark::kMicrosecond);
+
+// Σ a_i·b_i over `range(0)` terms (a Poseidon state times a matrix column): one product and one modular
+// addition per term, against ff::sum_of_products (products added as integers, one reduction). The sum feeds
+// the next iteration's first term, so each iteration is one dependent sum.
+template <class F, bool kReducedOnce>
+void BM_SumOfProducts(benchmark::State& state) {
+  Rng rng(5);
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::vector<F> a(n), b(n);
+  for (std::size_t i = 0; i < n; ++i) a[i] = rand_field<F>(rng), b[i] = rand_field<F>(rng);
+  for (auto _ : state) {
+    F sum;
+    if constexpr (kReducedOnce) {
+      sum = ff::sum_of_products<F>(
+          n, [&](std::size_t i) -> const F& { return a[i]; },
+          [&](std::size_t i) -> const F& { return b[i]; });
+    } else {
+      sum = F::zero();
+      for (std::size_t i = 0; i < n; ++i) sum += a[i] * b[i];
+    }
+    a[0] = sum;
+    benchmark::DoNotOptimize(a[0]);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+BENCHMARK(BM_SumOfProducts<ff::bls12_381::Fr, false>)
+    ->Name("ff/products_added/bls12_381_Fr")
+    ->Arg(9)
+    ->Arg(12);
+BENCHMARK(BM_SumOfProducts<ff::bls12_381::Fr, true>)
+    ->Name("ff/sum_of_products/bls12_381_Fr")
+    ->Arg(9)
+    ->Arg(12);
 
 CUZK_FIELD_BENCH(ff::bn254::Fq, "bn254_Fq")
 CUZK_FIELD_BENCH(ff::bn254::Fr, "bn254_Fr")

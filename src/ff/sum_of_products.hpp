@@ -23,6 +23,19 @@
 #include "ff/bigint.hpp"
 #include "ff/x86_mont.hpp"
 
+// The wide multiply-add asm (x86::mul_wide_add_4) holds fourteen registers. An AddressSanitizer build keeps
+// the frame pointer and cannot give it that many ("impossible constraints"), so it takes the portable rows.
+#if defined(__SANITIZE_ADDRESS__)
+#define CUZK_SOP_ASM 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CUZK_SOP_ASM 0
+#endif
+#endif
+#ifndef CUZK_SOP_ASM
+#define CUZK_SOP_ASM CUZK_FF_X86_ASM
+#endif
+
 namespace cuzk::ff {
 
 namespace sop_detail {
@@ -97,7 +110,7 @@ F sum_of_products(std::size_t n, A&& a, B&& b) {
     const std::size_t last = std::min(n, first + sop_detail::kMaxTerms);
     u64 acc[9] = {};
     for (std::size_t i = first; i < last; ++i) {
-#if CUZK_FF_X86_ASM
+#if CUZK_SOP_ASM
       x86::mul_wide_add_4(acc, a(i).l, b(i).l);
 #else
       sop_detail::add_product(acc, a(i).l, b(i).l);
