@@ -295,10 +295,10 @@ __attribute__((always_inline)) inline void mont_mul_6(u64* r, const u64* a, cons
 // The caller keeps acc below 2^576 (no carry leaves its top word).
 __attribute__((always_inline)) inline void mul_wide_add_4(u64* acc, const u64* a, const u64* b) {
   u64 w0, w1, w2, w3, w4, w5, w6, w7, lo, hi, d;
-  asm(CUZK_M4_ROW0(w0, w1, w2, w3, w4)        //
-      CUZK_M4_ROW("8", w1, w2, w3, w4, w5)    //
-      CUZK_M4_ROW("16", w2, w3, w4, w5, w6)   //
-      CUZK_M4_ROW("24", w3, w4, w5, w6, w7)   //
+  asm(CUZK_M4_ROW0(w0, w1, w2, w3, w4)       //
+      CUZK_M4_ROW("8", w1, w2, w3, w4, w5)   //
+      CUZK_M4_ROW("16", w2, w3, w4, w5, w6)  //
+      CUZK_M4_ROW("24", w3, w4, w5, w6, w7)  //
       "addq %[w0], 0(%[acc])\n\t"            //
       "adcq %[w1], 8(%[acc])\n\t"            //
       "adcq %[w2], 16(%[acc])\n\t"           //
