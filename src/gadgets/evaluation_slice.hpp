@@ -57,10 +57,11 @@ class EvaluationSlice {
     ++row_;
   }
 
-  // A row whose values the gadget computed itself, c as a·b from these same values (Poseidon's S-box rows,
-  // gadgets/poseidon_circuit.hpp): written without the check, which could only redo the product c was made
-  // from. Rows that compare a witness with data from outside (a Merkle root with its public input, a bit
-  // with its booleanity) always come through enforce and are checked.
+  // A row whose values the gadget computed itself, c as a·b from these same values (the bit gadgets' rows,
+  // gadgets/boolean.hpp ComputedRows; Poseidon's S-box rows, gadgets/poseidon_circuit.hpp): written without
+  // the check, which could only redo the product c was made from. Rows that relate values of different
+  // origin (a Merkle root and its public input, a number and its bits) always come through enforce and are
+  // checked.
   void enforce_computed(const Fr& va, const Fr& vb, const Fr& vc) {
     if (row_ == a_.size())
       throw SynthesisError("evaluation slice: more rows than the circuit's shape gives this part");
