@@ -97,25 +97,22 @@ class MultiEq {
 
  private:
   void accumulate() {
+    bool emitted = false;
     if constexpr (ComputedRows<CS>) {
       if (has_known_) {
         const Fr known = Fr::from_int(known_);
-        if (!has_terms_) {
+        if (!has_terms_)
           cs_.enforce_computed(known, kFrOne, known);  // only known equalities: holds by construction
-        } else {
+        else
           cs_.enforce([&](LC& a) { a.add(lhs_).add(kOne, known); }, [](LC& b) { b.add(kOne); },
                       [&](LC& c) { c.add(rhs_).add(kOne, known); });
-        }
         known_ = {};
-        has_known_ = has_terms_ = false;
-        lhs_.clear();
-        rhs_.clear();
-        bits_used_ = 0;
-        ++ops_;
-        return;
+        has_known_ = false;
+        emitted = true;
       }
     }
-    cs_.enforce([&](LC& a) { a.add(lhs_); }, [](LC& b) { b.add(kOne); }, [&](LC& c) { c.add(rhs_); });
+    if (!emitted)
+      cs_.enforce([&](LC& a) { a.add(lhs_); }, [](LC& b) { b.add(kOne); }, [&](LC& c) { c.add(rhs_); });
     lhs_.clear();
     rhs_.clear();
     has_terms_ = false;
